@@ -1,0 +1,72 @@
+// Package schema turns one raw MCP tool, as a server's tools/list sends it,
+// into an exact [Record] (the source of truth for execution) and a lossy
+// [Card] (the reading aid a model chooses from). It enforces the catalog
+// limits, derives safe input aliases, sanitizes untrusted provider prose and
+// validates call arguments against the exact JSON Schema ([Validator]).
+//
+// The package touches neither SQLite nor the network.
+package schema
+
+import "encoding/json"
+
+// Limits from the design contract. A tool past any of them is refused alone.
+const (
+	MaxCatalogBytes = 16 << 20  // bytes of one server's whole tools/list
+	MaxCatalogTools = 5000      // tools in one server's catalog
+	MaxSchemaBytes  = 256 << 10 // bytes of one raw input schema
+	MaxSchemaDepth  = 32        // nesting depth of one input schema
+	MaxProseChars   = 4000      // characters of provider prose kept before the card budget
+	MaxCardInputs   = 32        // top-level inputs projected onto a card
+	MaxCardBytes    = 8 << 10   // bytes of one stored, normalized card (compact JSON)
+)
+
+// Risk says what calling a tool may do, from its MCP annotations.
+type Risk string
+
+// Risk values.
+const (
+	RiskReadOnly    Risk = "read-only"
+	RiskWrite       Risk = "write"
+	RiskDestructive Risk = "destructive"
+	RiskUnknown     Risk = "unknown"
+)
+
+// Record is the exact, lossless description of one provider tool.
+type Record struct {
+	Server      string            `json:"server"`
+	Name        string            `json:"name"`                  // provider tool name, unchanged
+	Title       string            `json:"title,omitempty"`       // provider title, unchanged
+	Description string            `json:"description,omitempty"` // provider description, unchanged
+	InputSchema json.RawMessage   `json:"inputSchema"`           // canonical JSON of the input schema
+	Annotations json.RawMessage   `json:"annotations,omitempty"` // MCP annotations as sent
+	Raw         json.RawMessage   `json:"raw"`                   // the whole tool object as sent (keeps execution, outputSchema, _meta)
+	Hash        string            `json:"hash"`                  // hex SHA-256 of InputSchema
+	Aliases     map[string]string `json:"aliases,omitempty"`     // alias -> provider property name (top level); identity names omitted
+}
+
+// Card is the bounded, sanitized reading aid for one tool. The bridge adds
+// the action id and confidence when it shows a card to a model.
+type Card struct {
+	Name     string  `json:"name"`     // provider tool name, sanitized, at most 64 characters
+	Summary  string  `json:"summary"`  // sanitized, bounded
+	Provider string  `json:"provider"` // server label
+	Risk     Risk    `json:"risk"`
+	Complete bool    `json:"complete"`       // false when the inputs cannot express every required input
+	Note     string  `json:"note,omitempty"` // why the card is incomplete
+	Inputs   []Input `json:"inputs,omitempty"`
+}
+
+// Input is one top-level parameter as a card shows it, under its alias.
+type Input struct {
+	Name        string   `json:"name"` // alias
+	Type        string   `json:"type"`
+	Required    bool     `json:"required"`
+	Description string   `json:"description,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+}
+
+// Tool is the result of normalizing one raw tool.
+type Tool struct {
+	Record Record
+	Card   Card
+}
