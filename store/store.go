@@ -4,4 +4,160 @@
 //
 // The store knows nothing of MCP or JSON Schema rules: records and cards are
 // opaque bytes to it, and search text arrives already prepared as a [Doc].
+//
+// [Open] returns a [Store]; [Store.ReplaceCatalog] swaps one server's tools
+// and their search rows in a single transaction. Search reads the tables
+// through [Store.MatchWords], [Store.MatchTrigrams], [Store.NearTerms] and
+// [Store.NearestVectors], each answering [Hit]s that name tools by id.
+//
+// Several processes may open the same file: SQLite's WAL mode lets readers
+// run beside one writer, and every write transaction starts with BEGIN
+// IMMEDIATE so two writers queue on the busy timeout instead of deadlocking
+// on a lock upgrade. A writer that waits past the timeout gets [ErrLocked].
 package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	_ "modernc.org/sqlite"     // the pure-Go "sqlite" database/sql driver
+	_ "modernc.org/sqlite/vec" // sqlite-vec's vec0 module on every connection
+)
+
+// DefaultBusyTimeout is how long a statement waits for another writer
+// before failing with [ErrLocked].
+const DefaultBusyTimeout = 5 * time.Second
+
+// maxConns bounds the connection pool. WAL lets readers run in parallel with
+// the one writer; search runs three legs at once and the bridge may serve a
+// few discoveries together, while each idle connection costs a page cache.
+const maxConns = 6
+
+// Options configure Open. A nil *Options means defaults.
+type Options struct {
+	// BusyTimeout is how long to wait for another process's write
+	// transaction before giving up with ErrLocked. Default 5s.
+	BusyTimeout time.Duration
+	// Logger receives debug records about migrations and locks.
+	// Default: discard.
+	Logger *slog.Logger
+}
+
+// Store is an open catalog database. Its methods are safe for concurrent use.
+type Store struct {
+	path   string
+	db     *sql.DB
+	logger *slog.Logger
+
+	// writes holds one token while this process runs a write transaction,
+	// so in-process writers queue here (honouring their contexts) rather
+	// than spinning in SQLite's busy handler against each other.
+	writes chan struct{}
+}
+
+// Open opens (creating if needed) the catalog at path and migrates it.
+//
+// An existing file is inspected read-only before anything is written: one
+// that is not SQLite, or a SQLite database of another application, fails
+// with [ErrNotCatalog]; one written by a newer capbridge fails with
+// [ErrNewerSchema]. Either way the file is left as it was.
+func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = DefaultBusyTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening catalog %s: %w", path, err)
+	}
+	found, err := probe(ctx, abs, o.BusyTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("opening catalog %s: %w", abs, err)
+	}
+	db, err := sql.Open("sqlite", dsn(abs, o.BusyTimeout, false))
+	if err != nil {
+		return nil, fmt.Errorf("opening catalog %s: %w", abs, err)
+	}
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
+	s := &Store{path: abs, db: db, logger: o.Logger, writes: make(chan struct{}, 1)}
+	if found.version < schemaVersion {
+		err = s.migrate(ctx)
+	} else {
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
+		db.Close()
+		return nil, s.wrap("opening catalog", err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("closing catalog %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path reports the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// dsn builds the driver's connection string for path. The pragmas are run
+// on every new connection; _txlock=immediate makes every read-write
+// transaction BEGIN IMMEDIATE (read-only ones stay deferred).
+func dsn(path string, busy time.Duration, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Set("_txlock", "immediate")
+	}
+	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
+	return u.String()
+}
+
+// write runs fn in a write transaction (BEGIN IMMEDIATE), committing when
+// it returns nil and rolling back otherwise. op names the operation in errors.
+func (s *Store) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	select {
+	case s.writes <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
+	defer func() { <-s.writes }()
+
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return s.wrap(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap(op, err)
+	}
+	return nil
+}

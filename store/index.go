@@ -1,0 +1,300 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// storedDoc is what replacing or removing a tool needs to know of its row.
+type storedDoc struct {
+	id          int64
+	name        string
+	searchable  bool
+	contentHash string
+	doc         Doc
+}
+
+// storedDocs reads the rows of server's tools.
+func storedDocs(ctx context.Context, tx *sql.Tx, server string) ([]storedDoc, error) {
+	rows, err := tx.QueryContext(ctx, `
+SELECT id, name, refusal = '', content_hash, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums
+FROM tools WHERE server = ?`, server)
+	if err != nil {
+		return nil, fmt.Errorf("reading stored tools: %w", err)
+	}
+	defer rows.Close()
+	var out []storedDoc
+	for rows.Next() {
+		var o storedDoc
+		if err := rows.Scan(&o.id, &o.name, &o.searchable, &o.contentHash,
+			&o.doc.Name, &o.doc.Desc, &o.doc.Params, &o.doc.ParamDescs, &o.doc.Enums); err != nil {
+			return nil, fmt.Errorf("reading stored tools: %w", err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading stored tools: %w", err)
+	}
+	return out, nil
+}
+
+// indexWriter writes tool rows and keeps the search tables in step with
+// them inside one transaction. Vocabulary changes are summed in terms and
+// written once by applyTerms.
+type indexWriter struct {
+	tx      *sql.Tx
+	vectors bool // tool_vectors exists
+	stmts   []*sql.Stmt
+
+	insertTool, updateTool, deleteTool *sql.Stmt
+	insertWords, deleteWords           *sql.Stmt
+	insertTrigrams, deleteTrigrams     *sql.Stmt
+	deleteVector                       *sql.Stmt
+
+	terms map[string]int // word -> change in the number of tools holding it
+}
+
+func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
+	w := &indexWriter{tx: tx, terms: make(map[string]int)}
+	var err error
+	if w.vectors, err = hasVectorTable(ctx, tx); err != nil {
+		return nil, err
+	}
+	prepare := func(dst **sql.Stmt, query string) {
+		if err != nil {
+			return
+		}
+		var st *sql.Stmt
+		if st, err = tx.PrepareContext(ctx, query); err == nil {
+			*dst = st
+			w.stmts = append(w.stmts, st)
+		}
+	}
+	prepare(&w.insertTool, `
+INSERT INTO tools (server, name, hash, record, card, refusal, content_hash,
+	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	prepare(&w.updateTool, `
+UPDATE tools SET hash = ?, record = ?, card = ?, refusal = ?, content_hash = ?,
+	doc_name = ?, doc_desc = ?, doc_params = ?, doc_param_descs = ?, doc_enums = ?
+WHERE id = ?`)
+	prepare(&w.deleteTool, "DELETE FROM tools WHERE id = ?")
+	prepare(&w.insertWords, `
+INSERT INTO tool_words (rowid, name, desc, params, param_descs, enums) VALUES (?, ?, ?, ?, ?, ?)`)
+	prepare(&w.deleteWords, "DELETE FROM tool_words WHERE rowid = ?")
+	prepare(&w.insertTrigrams, "INSERT INTO tool_trigrams (rowid, text) VALUES (?, ?)")
+	prepare(&w.deleteTrigrams, "DELETE FROM tool_trigrams WHERE rowid = ?")
+	if w.vectors {
+		prepare(&w.deleteVector, "DELETE FROM tool_vectors WHERE rowid = ?")
+	}
+	if err != nil {
+		w.close()
+		return nil, fmt.Errorf("preparing index statements: %w", err)
+	}
+	return w, nil
+}
+
+func (w *indexWriter) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+// replace turns server's stored rows old into tools.
+func (w *indexWriter) replace(ctx context.Context, server string, old []storedDoc, tools []Tool) error {
+	listed := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		listed[t.Name] = true
+	}
+	byName := make(map[string]storedDoc, len(old))
+	for _, o := range old {
+		if listed[o.name] {
+			byName[o.name] = o
+			continue
+		}
+		if err := w.unindex(ctx, o); err != nil {
+			return err
+		}
+		if _, err := w.deleteTool.ExecContext(ctx, o.id); err != nil {
+			return fmt.Errorf("deleting tool %q: %w", o.name, err)
+		}
+	}
+	for _, t := range tools {
+		hash := contentHash(t.Doc)
+		searchable := t.Refusal == ""
+		o, stored := byName[t.Name]
+		if !stored {
+			id, err := w.insert(ctx, server, t, hash)
+			if err != nil {
+				return err
+			}
+			if searchable {
+				if err := w.index(ctx, id, t.Doc); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		// Consumed: a second tool of the same name inserts, and fails.
+		delete(byName, t.Name)
+		if _, err := w.updateTool.ExecContext(ctx, t.Hash, t.Record, t.Card, t.Refusal, hash,
+			t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id); err != nil {
+			return fmt.Errorf("updating tool %q: %w", t.Name, err)
+		}
+		if o.searchable && searchable && o.contentHash == hash {
+			continue // same text: search and vector rows stay
+		}
+		if err := w.unindex(ctx, o); err != nil {
+			return err
+		}
+		if searchable {
+			if err := w.index(ctx, o.id, t.Doc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *indexWriter) insert(ctx context.Context, server string, t Tool, hash string) (int64, error) {
+	res, err := w.insertTool.ExecContext(ctx, server, t.Name, t.Hash, t.Record, t.Card, t.Refusal, hash,
+		t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums)
+	if err != nil {
+		return 0, fmt.Errorf("inserting tool %q: %w", t.Name, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("inserting tool %q: %w", t.Name, err)
+	}
+	return id, nil
+}
+
+// index adds the search rows of tool id.
+func (w *indexWriter) index(ctx context.Context, id int64, d Doc) error {
+	if _, err := w.insertWords.ExecContext(ctx, id, d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums); err != nil {
+		return fmt.Errorf("indexing words of tool %d: %w", id, err)
+	}
+	if _, err := w.insertTrigrams.ExecContext(ctx, id, trigramText(d)); err != nil {
+		return fmt.Errorf("indexing trigrams of tool %d: %w", id, err)
+	}
+	for word := range vocabulary(d) {
+		w.terms[word]++
+	}
+	return nil
+}
+
+// unindex removes the search and vector rows of a stored tool, if it had any.
+func (w *indexWriter) unindex(ctx context.Context, o storedDoc) error {
+	if !o.searchable {
+		return nil
+	}
+	if _, err := w.deleteWords.ExecContext(ctx, o.id); err != nil {
+		return fmt.Errorf("unindexing words of tool %q: %w", o.name, err)
+	}
+	if _, err := w.deleteTrigrams.ExecContext(ctx, o.id); err != nil {
+		return fmt.Errorf("unindexing trigrams of tool %q: %w", o.name, err)
+	}
+	if w.vectors {
+		if _, err := w.deleteVector.ExecContext(ctx, o.id); err != nil {
+			return fmt.Errorf("deleting vector of tool %q: %w", o.name, err)
+		}
+	}
+	for word := range vocabulary(o.doc) {
+		w.terms[word]--
+	}
+	return nil
+}
+
+// applyTerms writes the summed vocabulary changes: new words get a row and
+// their trigrams, words no tool holds any more lose both.
+func (w *indexWriter) applyTerms(ctx context.Context) error {
+	words := make([]string, 0, len(w.terms))
+	for word, n := range w.terms {
+		if n != 0 {
+			words = append(words, word)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	slices.Sort(words) // deterministic ids
+	var (
+		err                                                error
+		lookup, insert, insertGrams, update, del, delGrams *sql.Stmt
+	)
+	prepare := func(dst **sql.Stmt, query string) {
+		if err != nil {
+			return
+		}
+		var st *sql.Stmt
+		if st, err = w.tx.PrepareContext(ctx, query); err == nil {
+			*dst = st
+			w.stmts = append(w.stmts, st)
+		}
+	}
+	prepare(&lookup, "SELECT id, docs FROM terms WHERE term = ?")
+	prepare(&insert, "INSERT INTO terms (term, docs) VALUES (?, ?)")
+	prepare(&insertGrams, "INSERT INTO terms_trigrams (rowid, term) VALUES (?, ?)")
+	prepare(&update, "UPDATE terms SET docs = ? WHERE id = ?")
+	prepare(&del, "DELETE FROM terms WHERE id = ?")
+	prepare(&delGrams, "DELETE FROM terms_trigrams WHERE rowid = ?")
+	if err != nil {
+		return fmt.Errorf("preparing vocabulary statements: %w", err)
+	}
+	for _, word := range words {
+		change := w.terms[word]
+		var id int64
+		var docs int
+		err := lookup.QueryRowContext(ctx, word).Scan(&id, &docs)
+		switch {
+		case errors.Is(err, sql.ErrNoRows) && change > 0:
+			res, err := insert.ExecContext(ctx, word, change)
+			if err == nil {
+				id, err = res.LastInsertId()
+			}
+			if err == nil {
+				_, err = insertGrams.ExecContext(ctx, id, word)
+			}
+			if err != nil {
+				return fmt.Errorf("adding term %q: %w", word, err)
+			}
+		case errors.Is(err, sql.ErrNoRows):
+			// Removing a word never stored: nothing to do.
+		case err != nil:
+			return fmt.Errorf("reading term %q: %w", word, err)
+		case docs+change > 0:
+			if _, err := update.ExecContext(ctx, docs+change, id); err != nil {
+				return fmt.Errorf("counting term %q: %w", word, err)
+			}
+		default:
+			if _, err := del.ExecContext(ctx, id); err != nil {
+				return fmt.Errorf("removing term %q: %w", word, err)
+			}
+			if _, err := delGrams.ExecContext(ctx, id); err != nil {
+				return fmt.Errorf("removing term %q: %w", word, err)
+			}
+		}
+	}
+	clear(w.terms)
+	return nil
+}
+
+// hasVectorTable reports whether EnsureVectors has created tool_vectors.
+func hasVectorTable(ctx context.Context, q querier) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx,
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'tool_vectors'").Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("looking for the vector table: %w", err)
+	}
+	return n > 0, nil
+}
+
+// querier is what both *sql.DB and *sql.Tx offer for reading.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}

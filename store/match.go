@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Hit is one tool a search leg found. Higher Score is better; scores are
+// comparable within one call only.
+type Hit struct {
+	ID    int64
+	Score float64
+}
+
+// Term is one word of the catalog's vocabulary and the number of
+// searchable tools whose Doc holds it.
+type Term struct {
+	Text string
+	Docs int
+}
+
+// MatchWords runs the FTS5 query expr over the word table (columns name,
+// desc, params, param_descs, enums, weighted by weights in that order) and
+// returns the best limit tools, Score = -bm25. expr is FTS5 query syntax
+// built by the caller; a syntax error comes back as an error. A blank expr
+// matches nothing. limit <= 0 means no limit.
+func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64, limit int) ([]Hit, error) {
+	if strings.TrimSpace(expr) == "" {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words
+WHERE tool_words MATCH ? ORDER BY r LIMIT ?`,
+		weights[0], weights[1], weights[2], weights[3], weights[4], expr, sqlLimit(limit))
+	if err != nil {
+		return nil, s.wrap(fmt.Sprintf("matching words %q", expr), err)
+	}
+	return s.collectHits(rows, fmt.Sprintf("matching words %q", expr))
+}
+
+// MatchTrigrams runs the FTS5 query expr over the trigram table (one
+// column: the Doc's name, description and parameter names) and returns the
+// best limit tools, Score = -bm25. Terms under three characters match
+// nothing there.
+func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hit, error) {
+	if strings.TrimSpace(expr) == "" {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams
+WHERE tool_trigrams MATCH ? ORDER BY r LIMIT ?`, expr, sqlLimit(limit))
+	if err != nil {
+		return nil, s.wrap(fmt.Sprintf("matching trigrams %q", expr), err)
+	}
+	return s.collectHits(rows, fmt.Sprintf("matching trigrams %q", expr))
+}
+
+// NearTerms runs the FTS5 query expr (typically a misspelled word's
+// trigrams OR-ed) over the vocabulary's trigram table and returns the best
+// limit words, best first.
+func (s *Store) NearTerms(ctx context.Context, expr string, limit int) ([]Term, error) {
+	if strings.TrimSpace(expr) == "" {
+		return nil, nil
+	}
+	op := fmt.Sprintf("finding terms near %q", expr)
+	rows, err := s.db.QueryContext(ctx, `
+SELECT t.term, t.docs FROM (
+	SELECT rowid, rank FROM terms_trigrams WHERE terms_trigrams MATCH ? ORDER BY rank LIMIT ?
+) f JOIN terms t ON t.id = f.rowid ORDER BY f.rank`, expr, sqlLimit(limit))
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer rows.Close()
+	var out []Term
+	for rows.Next() {
+		var t Term
+		if err := rows.Scan(&t.Text, &t.Docs); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	return out, nil
+}
+
+// Terms returns how many searchable tools hold each of words (looked up
+// lowercased, keyed as given); words the catalog lacks are left out.
+func (s *Store) Terms(ctx context.Context, words []string) (map[string]int, error) {
+	out := make(map[string]int, len(words))
+	if len(words) == 0 {
+		return out, nil
+	}
+	asked := make(map[string][]string, len(words)) // lowercased -> as given
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		asked[lw] = append(asked[lw], w)
+	}
+	list, err := json.Marshal(slices.Collect(maps.Keys(asked)))
+	if err != nil {
+		return nil, fmt.Errorf("counting terms: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT term, docs FROM terms WHERE term IN (SELECT value FROM json_each(?))", string(list))
+	if err != nil {
+		return nil, s.wrap("counting terms", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var docs int
+		if err := rows.Scan(&term, &docs); err != nil {
+			return nil, s.wrap("counting terms", err)
+		}
+		for _, w := range asked[term] {
+			out[w] = docs
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("counting terms", err)
+	}
+	return out, nil
+}
+
+// ToolCount returns the number of searchable (not refused) tools.
+func (s *Store) ToolCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM tools WHERE refusal = ''").Scan(&n); err != nil {
+		return 0, s.wrap("counting tools", err)
+	}
+	return n, nil
+}
+
+func (s *Store) collectHits(rows *sql.Rows, op string) ([]Hit, error) {
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		if err := rows.Scan(&h.ID, &h.Score); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		h.Score = -h.Score
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	return out, nil
+}
+
+// sqlLimit maps "no limit" (<= 0) to SQLite's -1.
+func sqlLimit(limit int) int {
+	if limit <= 0 {
+		return -1
+	}
+	return limit
+}

@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// applicationID marks a SQLite file as a capbridge catalog ("capb").
+const applicationID = 0x63617062
+
+// migrations[i] takes the schema from version i to i+1. Append only: a
+// released migration never changes.
+var migrations = []string{
+	// 1: the catalog, its search tables and telemetry.
+	`
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE servers (
+	name        TEXT PRIMARY KEY,
+	fingerprint TEXT NOT NULL DEFAULT '',
+	state       TEXT NOT NULL DEFAULT '',
+	last_listed INTEGER,                  -- Unix milliseconds; NULL: never listed
+	last_error  TEXT NOT NULL DEFAULT '',
+	bytes       INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+CREATE TABLE tools (
+	id              INTEGER PRIMARY KEY,
+	server          TEXT NOT NULL REFERENCES servers(name) ON DELETE CASCADE,
+	name            TEXT NOT NULL,
+	hash            TEXT NOT NULL DEFAULT '',
+	record          BLOB,
+	card            BLOB,
+	refusal         TEXT NOT NULL DEFAULT '', -- non-empty: kept, never searched
+	content_hash    TEXT NOT NULL DEFAULT '', -- SHA-256 of the Doc: embedding cache key
+	doc_name        TEXT NOT NULL DEFAULT '',
+	doc_desc        TEXT NOT NULL DEFAULT '',
+	doc_params      TEXT NOT NULL DEFAULT '',
+	doc_param_descs TEXT NOT NULL DEFAULT '',
+	doc_enums       TEXT NOT NULL DEFAULT '',
+	UNIQUE (server, name)
+) STRICT;
+
+-- Search rows exist only for tools with an empty refusal; rowid = tools.id.
+-- Contentless: the text lives in tools.doc_*.
+CREATE VIRTUAL TABLE tool_words USING fts5(
+	name, desc, params, param_descs, enums,
+	tokenize = 'porter unicode61 remove_diacritics 2',
+	content = '', contentless_delete = 1
+);
+CREATE VIRTUAL TABLE tool_trigrams USING fts5(
+	text,
+	tokenize = 'trigram remove_diacritics 1',
+	content = '', contentless_delete = 1
+);
+
+-- The catalog's vocabulary for typo correction: each lowercased word of
+-- the searchable tools' docs and how many tools hold it.
+CREATE TABLE terms (
+	id   INTEGER PRIMARY KEY,
+	term TEXT NOT NULL UNIQUE,
+	docs INTEGER NOT NULL
+) STRICT;
+CREATE VIRTUAL TABLE terms_trigrams USING fts5(
+	term,
+	tokenize = 'trigram',
+	content = '', contentless_delete = 1
+);
+
+CREATE TABLE embeddings (
+	model        TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	dim          INTEGER NOT NULL,
+	vec          BLOB NOT NULL,  -- little-endian float32s
+	PRIMARY KEY (model, content_hash)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE calls (
+	id         INTEGER PRIMARY KEY,
+	at         INTEGER NOT NULL, -- Unix milliseconds
+	server     TEXT NOT NULL,
+	tool       TEXT NOT NULL,
+	bytes_in   INTEGER NOT NULL,
+	bytes_out  INTEGER NOT NULL,
+	tokens_in  INTEGER NOT NULL,
+	tokens_out INTEGER NOT NULL,
+	pages      INTEGER NOT NULL,
+	latency_ms INTEGER NOT NULL,
+	outcome    TEXT NOT NULL
+) STRICT;
+CREATE INDEX calls_by_tool ON calls (server, tool);
+`,
+}
+
+// schemaVersion is the version this build writes.
+var schemaVersion = len(migrations)
+
+// migrate brings the schema up to schemaVersion in one write transaction,
+// checking the file again under the lock: another process may have
+// migrated it, or written something else, since probe looked.
+func (s *Store) migrate(ctx context.Context) error {
+	return s.write(ctx, "migrating catalog "+s.path, func(tx *sql.Tx) error {
+		var appID, version, objects int
+		err := tx.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id),"+
+			" (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)").
+			Scan(&appID, &version, &objects)
+		if err != nil {
+			return err
+		}
+		if _, err := check(s.path, appID, version, objects); err != nil {
+			return err
+		}
+		for v := version; v < schemaVersion; v++ {
+			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("schema version %d: %w", v+1, err)
+			}
+			s.logger.Debug("migrated", "path", s.path, "version", v+1)
+		}
+		_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d",
+			applicationID, schemaVersion))
+		return err
+	})
+}

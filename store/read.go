@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Servers lists stored servers with counts, by name.
+func (s *Store) Servers(ctx context.Context) ([]Server, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes,
+	count(t.id) FILTER (WHERE t.refusal = ''), count(t.id) FILTER (WHERE t.refusal <> '')
+FROM servers s LEFT JOIN tools t ON t.server = s.name
+GROUP BY s.name ORDER BY s.name`)
+	if err != nil {
+		return nil, s.wrap("listing servers", err)
+	}
+	defer rows.Close()
+	var out []Server
+	for rows.Next() {
+		var srv Server
+		var listed sql.NullInt64
+		if err := rows.Scan(&srv.Name, &srv.Fingerprint, &srv.State, &listed, &srv.LastError, &srv.Bytes,
+			&srv.Tools, &srv.Refused); err != nil {
+			return nil, s.wrap("listing servers", err)
+		}
+		if listed.Valid {
+			srv.LastListed = time.UnixMilli(listed.Int64)
+		}
+		out = append(out, srv)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("listing servers", err)
+	}
+	return out, nil
+}
+
+const toolColumns = `id, server, name, hash, record, card, refusal, content_hash,
+	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums`
+
+func scanTool(sc interface{ Scan(...any) error }) (Tool, error) {
+	var t Tool
+	err := sc.Scan(&t.ID, &t.Server, &t.Name, &t.Hash, &t.Record, &t.Card, &t.Refusal, &t.ContentHash,
+		&t.Doc.Name, &t.Doc.Desc, &t.Doc.Params, &t.Doc.ParamDescs, &t.Doc.Enums)
+	return t, err
+}
+
+// Tool returns one non-refused tool by server and provider name, or an
+// error wrapping ErrNotFound.
+func (s *Store) Tool(ctx context.Context, server, name string) (*Tool, error) {
+	row := s.db.QueryRowContext(ctx, "SELECT "+toolColumns+
+		" FROM tools WHERE server = ? AND name = ? AND refusal = ''", server, name)
+	t, err := scanTool(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("reading tool %s/%s: %w", server, name, ErrNotFound)
+	}
+	if err != nil {
+		return nil, s.wrap(fmt.Sprintf("reading tool %s/%s", server, name), err)
+	}
+	return &t, nil
+}
+
+// ToolsByID returns the tools with these ids, in the order asked (missing
+// ids are skipped; an id asked twice comes back twice).
+func (s *Store) ToolsByID(ctx context.Context, ids []int64) ([]Tool, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("reading tools by id: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT "+toolColumns+
+		" FROM tools WHERE id IN (SELECT value FROM json_each(?))", string(list))
+	if err != nil {
+		return nil, s.wrap("reading tools by id", err)
+	}
+	defer rows.Close()
+	byID := make(map[int64]Tool, len(ids))
+	for rows.Next() {
+		t, err := scanTool(rows)
+		if err != nil {
+			return nil, s.wrap("reading tools by id", err)
+		}
+		byID[t.ID] = t
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("reading tools by id", err)
+	}
+	out := make([]Tool, 0, len(byID))
+	for _, id := range ids {
+		if t, ok := byID[id]; ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// Tools lists a server's tools, refused ones included, by server and name;
+// server "" lists all.
+func (s *Store) Tools(ctx context.Context, server string) ([]Tool, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+toolColumns+
+		" FROM tools WHERE ? = '' OR server = ? ORDER BY server, name", server, server)
+	if err != nil {
+		return nil, s.wrap("listing tools", err)
+	}
+	return collectTools(rows, s, "listing tools")
+}
+
+func collectTools(rows *sql.Rows, s *Store, op string) ([]Tool, error) {
+	defer rows.Close()
+	var out []Tool
+	for rows.Next() {
+		t, err := scanTool(rows)
+		if err != nil {
+			return nil, s.wrap(op, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	return out, nil
+}
