@@ -1,0 +1,535 @@
+package bridge
+
+// This file edits config files at the JSON level: `capbridge import`, `add`
+// and `remove` change the server map and keep every other key, known or not,
+// in its place. It never interprets a server definition beyond what it needs
+// to avoid loops; loading and validating a config is [LoadConfig]'s job.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+)
+
+// Errors callers branch on when editing a config.
+var (
+	ErrServerExists        = errors.New("a server with this name is already configured")
+	ErrServerNotConfigured = errors.New("no server with this name is configured")
+)
+
+// Keys under which a config file keeps its server map.
+const (
+	ServersKeyMCP    = "mcpServers" // Claude Desktop, Cursor, capbridge
+	ServersKeyVSCode = "servers"    // VS Code's mcp.json
+)
+
+// JSONFileError is a malformed JSON file, located to a line and column.
+type JSONFileError struct {
+	Path   string
+	Line   int // 1-based
+	Column int // 1-based, in bytes
+	Err    error
+}
+
+func (e *JSONFileError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %v", e.Path, e.Line, e.Column, e.Err)
+}
+
+func (e *JSONFileError) Unwrap() error { return e.Err }
+
+// ConfigDoc is a config file held as ordered JSON: its server map can be
+// edited and the file written back without losing or reordering the rest.
+type ConfigDoc struct {
+	Path       string
+	root       orderedObject
+	serversKey string
+	servers    orderedObject
+}
+
+// NewConfigDoc returns an empty capbridge config that will be written to path.
+func NewConfigDoc(path string) *ConfigDoc {
+	return &ConfigDoc{Path: path, serversKey: ServersKeyMCP, root: newOrderedObject(), servers: newOrderedObject()}
+}
+
+// ReadConfigDoc reads capbridge's own config file, strict JSON. A missing
+// file gives an error wrapping [fs.ErrNotExist].
+func ReadConfigDoc(path string) (*ConfigDoc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return parseConfigDoc(path, data)
+}
+
+// ReadClientConfig reads another MCP client's config file: Claude Desktop and
+// Cursor keep servers under "mcpServers", VS Code's mcp.json under "servers"
+// and its settings.json under "mcp": {"servers"}. Comments and trailing
+// commas, which VS Code allows, are accepted.
+func ReadClientConfig(path string) (*ConfigDoc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading client config: %w", err)
+	}
+	return parseConfigDoc(path, stripJSONComments(data))
+}
+
+func parseConfigDoc(path string, data []byte) (*ConfigDoc, error) {
+	root, err := parseOrderedObject(path, data)
+	if err != nil {
+		return nil, err
+	}
+	d := &ConfigDoc{Path: path, root: root, serversKey: ServersKeyMCP}
+	raw, key := root.values[ServersKeyMCP], ServersKeyMCP
+	if raw == nil && root.values[ServersKeyVSCode] != nil {
+		raw, key = root.values[ServersKeyVSCode], ServersKeyVSCode
+	}
+	if raw == nil {
+		if settings, ok := root.values["mcp"]; ok {
+			var mcp struct {
+				Servers json.RawMessage `json:"servers"`
+			}
+			if json.Unmarshal(settings, &mcp) == nil && mcp.Servers != nil {
+				raw, key = mcp.Servers, ServersKeyVSCode
+			}
+		}
+	}
+	d.serversKey = key
+	d.servers = newOrderedObject()
+	if raw == nil || string(raw) == "null" {
+		return d, nil
+	}
+	servers, err := decodeOrderedObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %q: %w", path, key, err)
+	}
+	d.servers = servers
+	return d, nil
+}
+
+// ServersKey returns the key the file keeps its servers under:
+// [ServersKeyMCP] or [ServersKeyVSCode].
+func (d *ConfigDoc) ServersKey() string { return d.serversKey }
+
+// ServerNames returns the configured server names in file order.
+func (d *ConfigDoc) ServerNames() []string { return append([]string(nil), d.servers.keys...) }
+
+// Server returns one server's definition as it is written in the file.
+func (d *ConfigDoc) Server(name string) (json.RawMessage, bool) {
+	def, ok := d.servers.values[name]
+	return def, ok
+}
+
+// AddServer adds a server definition; an existing name is [ErrServerExists].
+func (d *ConfigDoc) AddServer(name string, def json.RawMessage) error {
+	if _, ok := d.servers.values[name]; ok {
+		return fmt.Errorf("adding server %q: %w", name, ErrServerExists)
+	}
+	if !json.Valid(def) {
+		return fmt.Errorf("adding server %q: definition is not valid JSON", name)
+	}
+	d.servers.set(name, def)
+	return nil
+}
+
+// RemoveServer removes a server; an unknown name is [ErrServerNotConfigured].
+func (d *ConfigDoc) RemoveServer(name string) error {
+	if _, ok := d.servers.values[name]; !ok {
+		return fmt.Errorf("removing server %q: %w", name, ErrServerNotConfigured)
+	}
+	d.servers.remove(name)
+	return nil
+}
+
+// ImportReport says what [ConfigDoc.Merge] did with each server of the source.
+type ImportReport struct {
+	Added   []string // new here, copied
+	Same    []string // already configured with the same definition
+	Clashed []string // already configured with a different definition: skipped
+	Loops   []string // would run capbridge itself: skipped
+}
+
+// Merge copies src's servers that are not configured here, as they are
+// written (env and header values included, unexpanded). It overwrites
+// nothing, and skips servers that run capbridge itself; self is the path of
+// the running binary, or "".
+func (d *ConfigDoc) Merge(src *ConfigDoc, self string) ImportReport {
+	var r ImportReport
+	for _, name := range src.servers.keys {
+		def := src.servers.values[name]
+		existing, ok := d.servers.values[name]
+		switch {
+		case RunsCapbridge(def, self):
+			r.Loops = append(r.Loops, name)
+		case ok && sameJSON(existing, def):
+			r.Same = append(r.Same, name)
+		case ok:
+			r.Clashed = append(r.Clashed, name)
+		default:
+			d.servers.set(name, def)
+			r.Added = append(r.Added, name)
+		}
+	}
+	return r
+}
+
+// RunsCapbridge reports whether a server definition starts capbridge: its
+// command is named capbridge or is the file self. Importing such an entry
+// would make the bridge start itself.
+func RunsCapbridge(def json.RawMessage, self string) bool {
+	var s struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(def, &s) != nil || s.Command == "" {
+		return false
+	}
+	base := s.Command[strings.LastIndexAny(s.Command, `/\`)+1:] // a Windows path too
+	base = strings.TrimSuffix(strings.ToLower(base), ".exe")
+	if base == "capbridge" {
+		return true
+	}
+	if self == "" || !filepath.IsAbs(s.Command) {
+		return false
+	}
+	a, errA := os.Stat(s.Command)
+	b, errB := os.Stat(self)
+	return errA == nil && errB == nil && os.SameFile(a, b)
+}
+
+// Marshal returns the file's new contents: indented JSON, keys in their order.
+func (d *ConfigDoc) Marshal() ([]byte, error) {
+	servers, err := d.servers.marshal()
+	if err != nil {
+		return nil, err
+	}
+	root := d.root.clone()
+	if _, ok := root.values[d.serversKey]; !ok {
+		root.keys = append([]string{d.serversKey}, root.keys...)
+	}
+	root.values[d.serversKey] = servers
+	compact, err := root.marshal()
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, fmt.Errorf("formatting config: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// Save writes the file atomically (a temporary file renamed over it),
+// creating its directory. A new file gets mode 0600, as it may hold secrets;
+// an existing one keeps its mode, and a symlink keeps pointing at it.
+func (d *ConfigDoc) Save() error {
+	data, err := d.Marshal()
+	if err != nil {
+		return fmt.Errorf("writing config %s: %w", d.Path, err)
+	}
+	path := d.Path
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := writeFileAtomic(path, data, mode); err != nil {
+		return fmt.Errorf("writing config %s: %w", d.Path, err)
+	}
+	return nil
+}
+
+func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Client names understood by [ClientConfigPaths].
+const (
+	ClientClaude = "claude"
+	ClientCursor = "cursor"
+	ClientVSCode = "vscode"
+)
+
+// ClientDirs are the directories client config files are found from.
+type ClientDirs struct {
+	GOOS      string // runtime.GOOS
+	Home      string // os.UserHomeDir
+	ConfigDir string // os.UserConfigDir: $XDG_CONFIG_HOME, ~/Library/Application Support, %AppData%
+	WorkDir   string // the current directory, for project configs
+}
+
+// ClientConfigPaths returns where client keeps its MCP servers, in the order
+// they should be imported, existing or not. It returns nil for an unknown client.
+func ClientConfigPaths(client string, dirs ClientDirs) []string {
+	var paths []string
+	switch client {
+	case ClientClaude:
+		paths = append(paths, filepath.Join(dirs.ConfigDir, "Claude", "claude_desktop_config.json"))
+		if dirs.GOOS == "linux" {
+			paths = append(paths, filepath.Join(dirs.Home, ".config", "Claude", "claude_desktop_config.json"))
+		}
+	case ClientCursor:
+		paths = append(paths,
+			filepath.Join(dirs.Home, ".cursor", "mcp.json"),
+			filepath.Join(dirs.WorkDir, ".cursor", "mcp.json"))
+	case ClientVSCode:
+		paths = append(paths,
+			filepath.Join(dirs.ConfigDir, "Code", "User", "mcp.json"),
+			filepath.Join(dirs.ConfigDir, "Code", "User", "settings.json"),
+			filepath.Join(dirs.WorkDir, ".vscode", "mcp.json"))
+	}
+	return dedupe(paths)
+}
+
+func dedupe(paths []string) []string {
+	seen := make(map[string]bool)
+	var out []string
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ClientSnippet returns the server map a client needs so that it starts
+// capbridge alone, in the client's own format: under serversKey, with
+// "type": "stdio" for VS Code.
+func ClientSnippet(serversKey, exe string, args []string) ([]byte, error) {
+	type entry struct {
+		Type    string   `json:"type,omitempty"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	e := entry{Command: exe, Args: args}
+	if serversKey == ServersKeyVSCode {
+		e.Type = "stdio"
+	}
+	snippet := map[string]map[string]entry{serversKey: {"capbridge": e}}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(snippet); err != nil {
+		return nil, fmt.Errorf("writing client snippet: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// sameJSON reports whether two JSON values are equal, ignoring key order
+// and spacing.
+func sameJSON(a, b json.RawMessage) bool {
+	var va, vb any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if da.Decode(&va) != nil || db.Decode(&vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// orderedObject is a JSON object whose keys keep the order they were read in.
+type orderedObject struct {
+	keys   []string
+	values map[string]json.RawMessage
+}
+
+var errNotObject = errors.New("expected a JSON object")
+
+func newOrderedObject() orderedObject {
+	return orderedObject{values: make(map[string]json.RawMessage)}
+}
+
+// parseOrderedObject reads a whole file that must hold one JSON object,
+// locating any mistake to a line and column.
+func parseOrderedObject(path string, data []byte) (orderedObject, error) {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineColumn(data, se.Offset-1)
+			return orderedObject{}, &JSONFileError{Path: path, Line: line, Column: col, Err: err}
+		}
+		return orderedObject{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		start := int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
+		line, col := lineColumn(data, start)
+		return orderedObject{}, &JSONFileError{Path: path, Line: line, Column: col, Err: errNotObject}
+	}
+	return decodeOrderedObject(data)
+}
+
+// decodeOrderedObject reads one valid JSON value that should be an object.
+func decodeOrderedObject(data []byte) (orderedObject, error) {
+	o := newOrderedObject()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return o, errNotObject
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return o, err
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return o, err
+		}
+		o.set(key, raw)
+	}
+	return o, nil
+}
+
+// lineColumn turns a 0-based byte offset into a 1-based line and column.
+func lineColumn(data []byte, offset int64) (line, col int) {
+	offset = max(0, min(offset, int64(len(data))))
+	before := data[:offset]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = int(offset) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+func (o *orderedObject) set(key string, value json.RawMessage) {
+	if _, ok := o.values[key]; !ok {
+		o.keys = append(o.keys, key)
+	}
+	o.values[key] = value
+}
+
+func (o *orderedObject) remove(key string) {
+	delete(o.values, key)
+	for i, k := range o.keys {
+		if k == key {
+			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+			break
+		}
+	}
+}
+
+func (o orderedObject) clone() orderedObject {
+	c := orderedObject{keys: append([]string(nil), o.keys...), values: make(map[string]json.RawMessage, len(o.values))}
+	for k, v := range o.values {
+		c.values[k] = v
+	}
+	return c
+}
+
+// marshal writes the object as compact JSON, keys in order, values as they are.
+func (o orderedObject) marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(k); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := json.Compact(&b, o.values[k]); err != nil {
+			return nil, fmt.Errorf("value of %q: %w", k, err)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// stripJSONComments blanks out // and /* */ comments and trailing commas,
+// which VS Code's JSON files allow, keeping every other byte in its place so
+// that error positions still point into the original file.
+func stripJSONComments(data []byte) []byte {
+	out := bytes.Clone(data)
+	eachOutsideStrings(out, func(i int) int {
+		switch {
+		case bytes.HasPrefix(out[i:], []byte("//")):
+			end := bytes.IndexByte(out[i:], '\n')
+			if end < 0 {
+				end = len(out) - i
+			}
+			blank(out[i : i+end])
+			return i + end
+		case bytes.HasPrefix(out[i:], []byte("/*")):
+			end := bytes.Index(out[i+2:], []byte("*/"))
+			stop := len(out)
+			if end >= 0 {
+				stop = i + 2 + end + 2
+			}
+			blank(out[i:stop])
+			return stop
+		}
+		return i + 1
+	})
+	eachOutsideStrings(out, func(i int) int {
+		rest := bytes.TrimLeft(out[i+1:], " \t\r\n")
+		if out[i] == ',' && len(rest) > 0 && (rest[0] == '}' || rest[0] == ']') {
+			out[i] = ' '
+		}
+		return i + 1
+	})
+	return out
+}
+
+// eachOutsideStrings calls visit with the index of every byte outside JSON
+// strings; visit returns the index to go on from.
+func eachOutsideStrings(data []byte, visit func(i int) int) {
+	for i := 0; i < len(data); {
+		if data[i] != '"' {
+			i = visit(i)
+			continue
+		}
+		for i++; i < len(data) && data[i] != '"'; i++ {
+			if data[i] == '\\' {
+				i++
+			}
+		}
+		i++
+	}
+}
+
+// blank replaces every byte but newlines with a space.
+func blank(b []byte) {
+	for i := range b {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+}
