@@ -20,9 +20,9 @@ var updateImportGolden = flag.Bool("update-import", false, "rewrite testdata/imp
 // CASE/want.golden.
 func TestMerge(t *testing.T) {
 	tests := []struct {
-		dir                          string
+		dir                         string
 		added, same, clashed, loops []string
-		serversKey                   string
+		serversKey                  string
 	}{
 		{dir: "fresh", added: []string{"everything"}, serversKey: ServersKeyMCP},
 		{dir: "merge", added: []string{"github", "remote"}, serversKey: ServersKeyMCP},
