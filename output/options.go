@@ -1,0 +1,96 @@
+package output
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultMaxTokens is the token ceiling of one page when [Options.MaxTokens]
+// is zero: 1,500 estimated tokens (code points / 4, rounded up).
+const DefaultMaxTokens = 1500
+
+// DefaultKeep lists the keys kept by every projection when [Options.Keep] is
+// nil: keys that carry meaning.
+func DefaultKeep() []string { return []string{"id", "status", "error", "code"} }
+
+// DefaultStrip lists the internal keys stripped when no mask applies and
+// [Options.Strip] is nil. An entry starting with "*" matches keys ending in
+// the rest of it, and only when their value is an array: "*_ids" strips
+// foreign-key id arrays such as "label_ids".
+func DefaultStrip() []string {
+	return []string{"_id", "__v", "created_at", "updated_at", "hash", "*_ids"}
+}
+
+// Options says how [Shape] projects and bounds one tool result. A nil
+// *Options, or a zero field, means the default.
+type Options struct {
+	// Fields are masks: dot paths such as "user.login". Arrays are
+	// traversed implicitly, and "items[].id" is read as "items.id". A path
+	// keeps the whole value it names. When Fields is empty, no mask applies
+	// and internal keys are stripped instead (see Strip). Masks come from
+	// the tool's config and from run_capability's fields; the caller
+	// concatenates both.
+	Fields []string
+	// Keep lists keys kept in every object a mask reaches into, and never
+	// stripped. Nil means [DefaultKeep]; an empty non-nil slice keeps none.
+	Keep []string
+	// Strip lists internal keys removed at every depth when no mask
+	// applies. Nil means [DefaultStrip]; an empty non-nil slice strips none.
+	Strip []string
+	// NoStrip turns stripping off (the config's "strip": false).
+	NoStrip bool
+	// MaxTokens is the ceiling of one page in estimated tokens, footer
+	// excluded. Zero means [DefaultMaxTokens]; negative is an error.
+	MaxTokens int
+}
+
+// settings are Options with defaults filled and lookups prepared.
+type settings struct {
+	mask      *maskNode // nil: no mask
+	keep      map[string]bool
+	strip     map[string]bool
+	stripTail []string // suffixes of array-valued keys to strip
+	noStrip   bool
+	maxTokens int
+}
+
+func resolve(opts *Options) (*settings, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxTokens < 0 {
+		return nil, fmt.Errorf("resolving output options: max tokens %d is negative", o.MaxTokens)
+	}
+	if o.MaxTokens == 0 {
+		o.MaxTokens = DefaultMaxTokens
+	}
+	if o.Keep == nil {
+		o.Keep = DefaultKeep()
+	}
+	if o.Strip == nil {
+		o.Strip = DefaultStrip()
+	}
+	s := &settings{
+		mask:      parseMask(o.Fields),
+		keep:      make(map[string]bool, len(o.Keep)),
+		strip:     make(map[string]bool, len(o.Strip)),
+		noStrip:   o.NoStrip,
+		maxTokens: o.MaxTokens,
+	}
+	for _, k := range o.Keep {
+		s.keep[k] = true
+	}
+	for _, k := range o.Strip {
+		if tail, ok := strings.CutPrefix(k, "*"); ok {
+			s.stripTail = append(s.stripTail, tail)
+			continue
+		}
+		s.strip[k] = true
+	}
+	return s, nil
+}
+
+// limit is the page ceiling in code points: ceil(cp/4) <= maxTokens exactly
+// when cp <= 4*maxTokens.
+func (s *settings) limit() int { return 4 * s.maxTokens }

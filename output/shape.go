@@ -1,0 +1,217 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Form names how a [Section] renders its content.
+type Form string
+
+const (
+	FormTable Form = "table" // Markdown table: header row repeated on every page, one record a unit
+	FormLines Form = "lines" // "key: value" lines, one key a unit
+	FormJSON  Form = "json"  // compact JSON, one list element (or the whole value) a unit
+	FormText  Form = "text"  // text that is not JSON, as sent, one line a unit
+	FormMedia Form = "media" // image, audio or resource content, passed through on the first page
+)
+
+// Unit is one logical unit of shaped text: a table row, a line, or a JSON
+// record. Pages are cut between units, never inside one, with one exception:
+// a unit that could not fit on a page by itself is split at rune boundaries
+// into chunks, and every chunk after the first has Continues set: it joins
+// the unit before it without a line break.
+type Unit struct {
+	Text      string
+	Continues bool
+}
+
+// Section is one part of a shaped result, in the provider's order: shaped
+// JSON, text passed through line by line, or one piece of media.
+type Section struct {
+	Form Form
+	// Header precedes the section's units on every page that shows any of
+	// them: a table's header and delimiter rows, or the title line of a
+	// wrapped list. It may hold more than one line.
+	Header string
+	Units  []Unit
+	// Content is the pass-through content of a FormMedia section.
+	Content mcp.Content
+}
+
+// Shaped is a tool result after projection and compaction, ready to be
+// paged by a [Pager]. Figures are measured on text the model reads: "in" is
+// what the provider sent (text contents, plus structuredContent as compact
+// JSON unless a text content carries the same data; media excluded), "out"
+// the whole shaped text without page headers or footers. Tokens are
+// estimates (see [EstimateTokens]).
+type Shaped struct {
+	Sections []Section
+	// IsError marks a failed call: its content passed through unprojected
+	// and unpaged.
+	IsError   bool
+	MaxTokens int
+
+	BytesIn, BytesOut   int
+	TokensIn, TokensOut int
+
+	pages [][]piece // cut at creation; see cutPages
+}
+
+// ErrNilResult is returned by [Shape] for a nil result.
+var ErrNilResult = errors.New("nil tool result")
+
+// Shape projects and compacts a tool result and cuts it into pages under the
+// token ceiling. JSON comes from structuredContent and from text content
+// that parses as a JSON object or array; when a text content carries the
+// same data as structuredContent, it is used once, in the text's key order.
+// Other text, images, audio and resources pass through untouched, in order.
+// A result with IsError set passes through whole: no projection, no paging.
+func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
+	if res == nil {
+		return nil, fmt.Errorf("shaping: %w", ErrNilResult)
+	}
+	s, err := resolve(opts)
+	if err != nil {
+		return nil, fmt.Errorf("shaping: %w", err)
+	}
+	structured, err := decodeStructured(res)
+	if err != nil {
+		return nil, fmt.Errorf("shaping: %w", err)
+	}
+	sh := &Shaped{IsError: res.IsError, MaxTokens: s.maxTokens}
+	var in strings.Builder
+	if structured.present && !structured.duplicated {
+		in.WriteString(compactJSON(structured.value))
+		sh.Sections = append(sh.Sections, s.shapeValue(structured.value, res.IsError)...)
+	}
+	for _, c := range res.Content {
+		text, ok := c.(*mcp.TextContent)
+		if !ok {
+			sh.Sections = append(sh.Sections, Section{Form: FormMedia, Content: c})
+			continue
+		}
+		if in.Len() > 0 {
+			in.WriteByte('\n')
+		}
+		in.WriteString(text.Text)
+		if res.IsError {
+			sh.Sections = append(sh.Sections, Section{Form: FormText, Units: []Unit{{Text: text.Text}}})
+			continue
+		}
+		if v, ok := parseJSONText(text.Text); ok {
+			sh.Sections = append(sh.Sections, s.shapeValue(v, false)...)
+			continue
+		}
+		sh.Sections = append(sh.Sections, textSection(text.Text))
+	}
+	out := wholeText(sh.Sections)
+	sh.BytesIn, sh.TokensIn = in.Len(), EstimateTokens(in.String())
+	sh.BytesOut, sh.TokensOut = len(out), EstimateTokens(out)
+	if res.IsError {
+		sh.pages = [][]piece{wholePage(sh.Sections)}
+		return sh, nil
+	}
+	splitOversized(sh.Sections, s.limit())
+	sh.pages = cutPages(sh.Sections, s.limit())
+	return sh, nil
+}
+
+// shapeValue projects and renders one JSON value; an error's value is only
+// rendered as compact JSON.
+func (s *settings) shapeValue(v any, isError bool) []Section {
+	if isError {
+		return []Section{compactSection(v)}
+	}
+	return renderJSON(s.project(v), s.limit())
+}
+
+// Text returns the whole shaped text: every section's header and units, the
+// sections joined by line breaks, media left out. Pages hold exactly this
+// text's units, with headers repeated and a footer added.
+func (sh *Shaped) Text() string { return wholeText(sh.Sections) }
+
+// Units returns the number of units across all sections: the M of a page
+// footer.
+func (sh *Shaped) Units() int {
+	n := 0
+	for _, sec := range sh.Sections {
+		n += len(sec.Units)
+	}
+	return n
+}
+
+// PageCount returns how many pages the result was cut into (at least one).
+func (sh *Shaped) PageCount() int { return len(sh.pages) }
+
+type structuredData struct {
+	value      any
+	present    bool
+	duplicated bool // a text content carries the same data
+}
+
+// decodeStructured reads structuredContent in a stable key order (a client
+// decodes it into a map, so the order is gone; marshaling sorts the keys)
+// and reports whether a text content already carries it.
+func decodeStructured(res *mcp.CallToolResult) (structuredData, error) {
+	if res.StructuredContent == nil {
+		return structuredData{}, nil
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return structuredData{}, fmt.Errorf("encoding structured content: %w", err)
+	}
+	v, err := decodeOrdered(raw)
+	if err != nil {
+		return structuredData{}, fmt.Errorf("reading structured content: %w", err)
+	}
+	d := structuredData{value: v, present: true}
+	var plain any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return structuredData{}, fmt.Errorf("reading structured content: %w", err)
+	}
+	for _, c := range res.Content {
+		text, ok := c.(*mcp.TextContent)
+		if !ok || !looksLikeJSON(text.Text) {
+			continue
+		}
+		var other any
+		if json.Unmarshal([]byte(text.Text), &other) == nil && reflect.DeepEqual(plain, other) {
+			d.duplicated = true
+			break
+		}
+	}
+	return d, nil
+}
+
+// parseJSONText decodes text holding one JSON object or array. A bare
+// scalar ("42", "true") is left as text.
+func parseJSONText(text string) (any, bool) {
+	if !looksLikeJSON(text) || !json.Valid([]byte(text)) {
+		return nil, false
+	}
+	v, err := decodeOrdered([]byte(text))
+	return v, err == nil
+}
+
+func looksLikeJSON(text string) bool {
+	t := bytes.TrimLeft([]byte(text), " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// textSection passes text through untouched, one line a unit, so that its
+// units joined by line breaks are the text again.
+func textSection(text string) Section {
+	lines := strings.Split(text, "\n")
+	units := make([]Unit, len(lines))
+	for i, l := range lines {
+		units[i] = Unit{Text: l}
+	}
+	return Section{Form: FormText, Units: units}
+}
