@@ -1,10 +1,3 @@
-// Package schema turns one raw MCP tool, as a server's tools/list sends it,
-// into an exact [Record] (the source of truth for execution) and a lossy
-// [Card] (the reading aid a model chooses from). It enforces the catalog
-// limits, derives safe input aliases, sanitizes untrusted provider prose and
-// validates call arguments against the exact JSON Schema ([Validator]).
-//
-// The package touches neither SQLite nor the network.
 package schema
 
 import "encoding/json"
@@ -42,6 +35,8 @@ type Record struct {
 	Raw         json.RawMessage   `json:"raw"`                   // the whole tool object as sent (keeps execution, outputSchema, _meta)
 	Hash        string            `json:"hash"`                  // hex SHA-256 of InputSchema
 	Aliases     map[string]string `json:"aliases,omitempty"`     // alias -> provider property name (top level); identity names omitted
+	Properties  []string          `json:"properties,omitempty"`  // top-level provider property names, in schema order
+	ProseCut    int               `json:"proseCut,omitempty"`    // characters of provider prose the card left out (sanitizing and budgets)
 }
 
 // Card is the bounded, sanitized reading aid for one tool. The bridge adds

@@ -1,0 +1,231 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Card budgets. A typical card (summary and a handful of inputs) renders
+// within the 1,800 bytes a discovery result allows one card; the stored card
+// never exceeds MaxCardBytes.
+const (
+	MaxNameChars    = 64  // characters of a tool name on a card
+	summaryChars    = 280 // characters of summary before shrinking
+	inputDescChars  = 80  // characters of one input description before shrinking
+	noteChars       = 240 // characters of the card note
+	maxEnumValues   = 8   // enum values shown per input
+	maxEnumChars    = 40  // characters of one enum value shown
+	shrunkSummary   = 120 // summary characters once inputs had to shrink
+	shrunkInputDesc = 32  // input description characters at the second shrinking step
+)
+
+// buildCard projects a normalized tool onto a card and reports how many
+// characters of provider prose it left out.
+func buildCard(server, name, title, description string, annotations, root *node, s shape, shown map[string]string) (Card, int) {
+	card := Card{
+		Name:     sanitizeName(name, MaxNameChars),
+		Provider: sanitizeName(server, MaxNameChars),
+		Risk:     riskOf(annotations),
+		Complete: true,
+	}
+	prose := description
+	if strings.TrimSpace(prose) == "" {
+		prose = title
+	}
+	summary, cut := Sanitize(prose, summaryChars)
+	if summary == "" {
+		summary, _ = Sanitize(nameWords(name), summaryChars)
+	}
+	card.Summary = summary
+
+	var notes []string
+	ordered := s.ordered()
+	requiredTotal := 0
+	var inputs []Input
+	for _, p := range ordered {
+		if p.required {
+			requiredTotal++
+		}
+		if len(inputs) == MaxCardInputs {
+			continue
+		}
+		in, inCut := projectInput(root, p, shown[p.name])
+		cut += inCut
+		inputs = append(inputs, in)
+		if p.required {
+			if fields := nestedRequired(root, p.schema); len(fields) > 0 {
+				notes = append(notes, fmt.Sprintf("%s needs nested fields (%s)", in.Name, listNames(fields, 4)))
+			}
+		}
+	}
+	if s.alternatives > 0 {
+		notes = append(notes, fmt.Sprintf("required inputs depend on which of %d alternatives is used", s.alternatives))
+	}
+	card.Inputs = inputs
+	fitCard(&card, notes, requiredTotal)
+	return card, cut
+}
+
+// projectInput writes one property as a card input.
+func projectInput(root *node, p property, alias string) (Input, int) {
+	target := resolve(root, p.schema)
+	raw := target.get("description").str()
+	if raw == "" {
+		raw = p.schema.get("description").str()
+	}
+	if raw == "" {
+		raw = target.get("title").str()
+	}
+	desc, cut := Sanitize(raw, inputDescChars)
+	return Input{
+		Name:        alias,
+		Type:        typeName(root, p.schema, 0),
+		Required:    p.required,
+		Description: desc,
+		Enum:        enumValues(target),
+	}, cut
+}
+
+// enumValues lists up to maxEnumValues enum values as strings, skipping any
+// that sanitizing would change (a card never shows a value it altered).
+func enumValues(n *node) []string {
+	var out []string
+	for _, v := range arrayItems(n.get("enum")) {
+		if len(out) == maxEnumValues {
+			break
+		}
+		text := v.text
+		switch v.kind {
+		case kindString:
+			if clean, _ := Sanitize(text, maxEnumChars); clean != text {
+				continue
+			}
+		case kindNumber:
+			if len(text) > maxEnumChars {
+				continue
+			}
+		case kindBool:
+			text = fmt.Sprint(v.truth)
+		case kindNull:
+			text = "null"
+		default:
+			continue
+		}
+		out = append(out, text)
+	}
+	return out
+}
+
+// fitCard writes the note and shrinks the card until its compact JSON fits
+// MaxCardBytes: shorter input descriptions, no enums, a shorter summary, then
+// fewer inputs, optional ones first.
+func fitCard(card *Card, notes []string, requiredTotal int) {
+	setNote := func() {
+		shownRequired := 0
+		for _, in := range card.Inputs {
+			if in.Required {
+				shownRequired++
+			}
+		}
+		all := notes
+		if missing := requiredTotal - shownRequired; missing > 0 {
+			all = append([]string{fmt.Sprintf("%d of %d required inputs are not on this card", missing, requiredTotal)}, notes...)
+		}
+		card.Complete = len(all) == 0
+		card.Note = cutWords(strings.Join(all, "; "), noteChars)
+	}
+	setNote()
+	steps := []func() bool{
+		func() bool { return shrinkDescriptions(card, shrunkInputDesc) },
+		func() bool { return dropEnums(card) },
+		func() bool { return shrinkSummary(card, shrunkSummary) },
+		func() bool { return shrinkDescriptions(card, 0) },
+		func() bool { return shrinkSummary(card, 0) },
+	}
+	for _, step := range steps {
+		if cardBytes(card) <= MaxCardBytes {
+			return
+		}
+		step()
+	}
+	for cardBytes(card) > MaxCardBytes && len(card.Inputs) > 0 {
+		card.Inputs = card.Inputs[:len(card.Inputs)-1]
+		setNote()
+	}
+}
+
+func shrinkDescriptions(card *Card, chars int) bool {
+	for i := range card.Inputs {
+		card.Inputs[i].Description = cutWords(card.Inputs[i].Description, chars)
+		if chars == 0 {
+			card.Inputs[i].Description = ""
+		}
+	}
+	return true
+}
+
+func dropEnums(card *Card) bool {
+	for i := range card.Inputs {
+		card.Inputs[i].Enum = nil
+	}
+	return true
+}
+
+func shrinkSummary(card *Card, chars int) bool {
+	if chars == 0 {
+		card.Summary = cutWords(nameWords(card.Name), MaxNameChars)
+		return true
+	}
+	card.Summary = cutWords(card.Summary, chars)
+	return true
+}
+
+// cardBytes is the size of the card as compact JSON.
+func cardBytes(card *Card) int {
+	b, err := json.Marshal(card)
+	if err != nil {
+		return MaxCardBytes + 1
+	}
+	return len(b)
+}
+
+// riskOf reads MCP annotations: readOnlyHint true is read-only,
+// destructiveHint true is destructive, any other behaviour hint is a write,
+// and no hints at all leave the risk unknown.
+func riskOf(annotations *node) Risk {
+	if annotations == nil || annotations.kind != kindObject {
+		return RiskUnknown
+	}
+	if h := annotations.get("readOnlyHint"); h != nil && h.kind == kindBool && h.truth {
+		return RiskReadOnly
+	}
+	if h := annotations.get("destructiveHint"); h != nil && h.kind == kindBool && h.truth {
+		return RiskDestructive
+	}
+	for _, key := range annotations.keys {
+		if strings.HasSuffix(key, "Hint") {
+			return RiskWrite
+		}
+	}
+	return RiskUnknown
+}
+
+// listNames joins up to n clear names for a note, counting the rest; a
+// provider name that is not clear is counted, never shown.
+func listNames(names []string, n int) string {
+	shown := make([]string, 0, n)
+	for _, name := range names {
+		if len(shown) < n && clearName.MatchString(name) && len(name) <= 32 {
+			shown = append(shown, name)
+		}
+	}
+	out := strings.Join(shown, ", ")
+	if rest := len(names) - len(shown); rest > 0 {
+		if out != "" {
+			out += " and "
+		}
+		out += fmt.Sprintf("%d more", rest)
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// RefusalError says why one tool was not indexed. Reason is a short
+// sentence its author would accept, such as "input schema is 301 KiB, over
+// the 256 KiB limit".
+type RefusalError struct {
+	Tool   string // provider tool name as sent; "" when it has none
+	Reason string
+}
+
+func (e *RefusalError) Error() string {
+	if e.Tool == "" {
+		return "tool refused: " + e.Reason
+	}
+	return fmt.Sprintf("tool %q refused: %s", e.Tool, e.Reason)
+}
+
+// Refusal is one refused tool of a catalog, kept for `capbridge servers`.
+type Refusal struct {
+	Tool   string `json:"tool"`
+	Reason string `json:"reason"`
+}
+
+// defaultInputSchema stands in for a tool that sends no inputSchema: it
+// takes an object with no declared inputs.
+var defaultInputSchema = &node{kind: kindObject, keys: []string{"type"}, vals: []*node{{kind: kindString, text: "object"}}}
+
+// Normalize turns one tool object, exactly as tools/list sends it, into its
+// exact Record and its Card. A tool over a limit, or one that cannot be
+// called safely, returns a *RefusalError. Normalize never panics.
+func Normalize(server string, raw json.RawMessage) (*Tool, error) {
+	if len(raw) > MaxCatalogBytes {
+		return nil, &RefusalError{Reason: fmt.Sprintf("tool definition is %s, over the %s catalog limit", sizeOf(len(raw)), sizeOf(MaxCatalogBytes))}
+	}
+	tool, err := parseTree(raw, maxTreeDepth)
+	if err != nil {
+		return nil, &RefusalError{Tool: guessName(raw), Reason: "tool definition " + parseReason(err)}
+	}
+	if tool.kind != kindObject {
+		return nil, &RefusalError{Reason: "tool definition is not a JSON object"}
+	}
+	nameNode := tool.get("name")
+	name := nameNode.str()
+	if name == "" {
+		return nil, &RefusalError{Reason: "tool has no name"}
+	}
+	refuse := func(format string, args ...any) error {
+		return &RefusalError{Tool: name, Reason: fmt.Sprintf(format, args...)}
+	}
+	if n := tool.get("title"); n != nil && n.kind != kindString {
+		return nil, refuse("title is not a string")
+	}
+	if n := tool.get("description"); n != nil && n.kind != kindString && n.kind != kindNull {
+		return nil, refuse("description is not a string")
+	}
+	if n := tool.get("annotations"); n != nil && n.kind != kindObject && n.kind != kindNull {
+		return nil, refuse("annotations are not an object")
+	}
+
+	input := tool.get("inputSchema")
+	if input == nil || input.kind == kindNull {
+		input = defaultInputSchema
+	}
+	switch {
+	case input.kind == kindBool && !input.truth:
+		return nil, refuse("input schema is false, so no call can ever be valid")
+	case input.kind != kindObject && input.kind != kindBool:
+		return nil, refuse("input schema is not a JSON object")
+	}
+	canonical := input.appendCanonical(nil)
+	if len(canonical) > MaxSchemaBytes {
+		return nil, refuse("input schema is %s, over the %s limit", sizeOf(len(canonical)), sizeOf(MaxSchemaBytes))
+	}
+	if d := input.depth(); d > MaxSchemaDepth {
+		return nil, refuse("input schema nests %d levels deep, over the %d limit", d, MaxSchemaDepth)
+	}
+	if reason := rootTypeProblem(input); reason != "" {
+		return nil, refuse("%s", reason)
+	}
+	if err := compileCheck(canonical); err != nil {
+		return nil, refuse("input schema cannot be used for validation: %s", cutWords(err.Error(), 160))
+	}
+
+	description := tool.get("description").str()
+	description = truncateRunes(description, MaxProseChars)
+	prose := utf8.RuneCountInString(tool.get("description").str()) - utf8.RuneCountInString(description)
+
+	s := shape{}
+	if input.kind == kindObject {
+		s = readShape(input)
+	}
+	shown, aliases := assignAliases(s.names())
+	card, cut := buildCard(server, name, tool.get("title").str(), description, tool.get("annotations"), input, s, shown)
+
+	rec := Record{
+		Server:      server,
+		Name:        name,
+		Title:       tool.get("title").str(),
+		Description: tool.get("description").str(),
+		InputSchema: canonical,
+		Raw:         tool.appendCanonical(nil),
+		Hash:        Hash(canonical),
+		Aliases:     aliases,
+		Properties:  s.names(),
+		ProseCut:    prose + cut,
+	}
+	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
+		rec.Annotations = a.appendCanonical(nil)
+	}
+	return &Tool{Record: rec, Card: card}, nil
+}
+
+// rootTypeProblem refuses an object schema whose root type cannot be an
+// object: MCP arguments are always a JSON object.
+func rootTypeProblem(input *node) string {
+	t := input.get("type")
+	switch {
+	case t == nil:
+		return ""
+	case t.kind == kindString && t.text != "object":
+		return fmt.Sprintf("input schema root type is %q; MCP arguments are an object", cutWords(t.text, 20))
+	case t.kind == kindArray:
+		for _, v := range t.vals {
+			if v.kind == kindString && v.text == "object" {
+				return ""
+			}
+		}
+		return "input schema root type does not allow an object; MCP arguments are an object"
+	case t.kind != kindString:
+		return "input schema root type is not a string or list"
+	}
+	return ""
+}
+
+// parseReason words a parse failure for a refusal.
+func parseReason(err error) string {
+	var pe *parseError
+	switch {
+	case errors.Is(err, errInvalidUTF8):
+		return "is not valid UTF-8"
+	case errors.Is(err, errDuplicateKey) && errors.As(err, &pe):
+		return fmt.Sprintf("names a member twice (%s); JSON parsers disagree on which one counts", cutWords(pe.where, 80))
+	case errors.Is(err, errTooDeep):
+		return fmt.Sprintf("nests more than %d levels deep", maxTreeDepth)
+	case errors.Is(err, errTrailingBytes):
+		return "has data after the JSON object"
+	}
+	return "is not valid JSON"
+}
+
+// guessName reads the name of a tool that failed full parsing, for the
+// refusal; "" when even that fails.
+func guessName(raw []byte) string {
+	var probe struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(raw, &probe) != nil || !utf8.ValidString(probe.Name) {
+		return ""
+	}
+	return probe.Name
+}
+
+// sizeOf writes a byte count the way refusals quote limits.
+func sizeOf(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

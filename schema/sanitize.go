@@ -1,0 +1,216 @@
+package schema
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Markup and secrets removed before prose is split into sentences.
+var (
+	htmlComment   = regexp.MustCompile(`(?s)<!--.*?(-->|$)`)
+	htmlBlock     = regexp.MustCompile(`(?is)<(script|style)\b.*?(</(script|style)\s*>|$)`)
+	autoLink      = regexp.MustCompile(`<((?:https?|mailto):[^<>\s]+)>`)
+	htmlTag       = regexp.MustCompile(`</?[A-Za-z!][^<>]*>`)
+	codeFence     = regexp.MustCompile("(?s)(```|~~~).*?(```|~~~|$)")
+	mdImage       = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	mdLink        = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
+	mdRefLink     = regexp.MustCompile(`(?m)^\s*\[[^\]]+\]:\s*\S+.*$`)
+	mdLinePrefix  = regexp.MustCompile(`(?m)^[ \t]*(#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|[-*_=]{3,}[ \t]*$)`)
+	mdEmphasis    = regexp.MustCompile(`\*\*|__|~~|\x60`)
+	mdStar        = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*]*?)\*`)
+	urlUserInfo   = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/?#@]+@`)
+	urlSecretArgs = regexp.MustCompile(`(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|pwd|sig|signature|auth)=)[^&#\s]+`)
+	sentenceEnd   = regexp.MustCompile(`[.!?]+["')\]]*\s+`)
+)
+
+// lures match instruction-like text aimed at the model rather than at
+// describing the tool. A sentence matching any of them is dropped whole.
+var lures = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\b(ignore|forget|override|bypass|skip)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|other|existing)\b.{0,30}\b(instruction|prompt|rule|direction|guideline|context|message|polic)`),
+	regexp.MustCompile(`(?i)\bdisregard`),
+	regexp.MustCompile(`(?i)\bforget\s+(everything|all|what)`),
+	regexp.MustCompile(`(?i)\bsystem[\s_-]*prompt`),
+	regexp.MustCompile(`(?i)\bdeveloper\s+(message|prompt|mode|instruction)`),
+	regexp.MustCompile(`(?i)\breveal`),
+	regexp.MustCompile(`(?i)\byou\s+must\b`),
+	regexp.MustCompile(`(?i)\b(new|updated|hidden|secret|real|true|additional)\s+instructions?\b`),
+	regexp.MustCompile(`(?i)\bdo\s+not\s+(tell|inform|mention|show|alert|notify)\b`),
+	regexp.MustCompile(`(?i)\bbefore\s+(using|calling|running)\s+(this|any|the)\s+tool`),
+	regexp.MustCompile(`(?i)\b(jailbreak|prompt\s+injection)`),
+	regexp.MustCompile(`(?i)(<\|im_(start|end)\|>|\[/?INST\]|<\|(system|assistant|user)\|>|\bBEGIN\s+SYSTEM\b)`),
+	regexp.MustCompile(`(?i)(\bid_(rsa|ed25519)\b|~/\.ssh|\.aws/credentials|\bmcp\.json\b)`),
+	regexp.MustCompile(`(?i)\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste)\b.{0,40}\b(credentials|secrets|passwords|private\s+keys?|api\s+keys)\b`),
+	regexp.MustCompile(`(?i)\b(you\s+are\s+now|act\s+as\s+(an?\s+)?(admin|root|developer|system))\b`),
+}
+
+// Sanitize turns untrusted provider prose into text a card may show. It
+// decodes HTML entities; strips control and format characters, HTML and
+// Markdown markup, code blocks and credentials in URLs; drops every sentence
+// holding an instruction-like lure; collapses whitespace; and keeps the first
+// meaningful sentences that fit within maxChars characters, cutting a first
+// sentence that is too long on a word boundary. cut counts the characters of
+// s that the result leaves out. Text made only of lures yields "".
+func Sanitize(s string, maxChars int) (clean string, cut int) {
+	total := utf8.RuneCountInString(s)
+	if maxChars <= 0 || s == "" {
+		return "", total
+	}
+	s = truncateRunes(s, MaxProseChars)
+	var kept []string
+	size := 0
+	for _, sentence := range sentences(stripMarkup(s)) {
+		if isLure(sentence) {
+			continue
+		}
+		n := utf8.RuneCountInString(sentence)
+		gap := 0
+		if len(kept) > 0 {
+			gap = 1
+		}
+		if size+gap+n > maxChars {
+			if len(kept) == 0 {
+				kept = append(kept, cutWords(sentence, maxChars))
+			}
+			break
+		}
+		kept = append(kept, sentence)
+		size += gap + n
+	}
+	clean = strings.Join(kept, " ")
+	return clean, max(0, total-utf8.RuneCountInString(clean))
+}
+
+// stripMarkup removes markup and secrets, keeping line breaks as sentence
+// boundaries and turning other control characters into spaces.
+func stripMarkup(s string) string {
+	s = strings.ToValidUTF8(s, " ")
+	s = htmlComment.ReplaceAllString(s, " ")
+	s = htmlBlock.ReplaceAllString(s, " ")
+	s = codeFence.ReplaceAllString(s, "\n")
+	s = html.UnescapeString(s)
+	s = htmlComment.ReplaceAllString(s, " ")
+	s = htmlBlock.ReplaceAllString(s, " ")
+	s = autoLink.ReplaceAllString(s, "$1")
+	s = htmlTag.ReplaceAllString(s, " ")
+	s = mdImage.ReplaceAllString(s, "$1")
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = mdRefLink.ReplaceAllString(s, "")
+	s = mdLinePrefix.ReplaceAllString(s, "")
+	s = mdEmphasis.ReplaceAllString(s, "")
+	s = mdStar.ReplaceAllString(s, "$1$2")
+	s = urlUserInfo.ReplaceAllString(s, "$1")
+	s = urlSecretArgs.ReplaceAllString(s, "${1}redacted")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\u2028' || r == '\u2029':
+			return '\n'
+		case r == '|':
+			return ' '
+		case unicode.IsControl(r) || unicode.IsSpace(r):
+			return ' '
+		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// sentences splits text into whitespace-collapsed sentences, each line break
+// ending one, and leaves out those with no letter or digit.
+func sentences(s string) []string {
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		rest := line
+		for rest != "" {
+			end := len(rest)
+			if loc := sentenceEnd.FindStringIndex(rest); loc != nil {
+				end = loc[1]
+			}
+			sentence := strings.Join(strings.Fields(rest[:end]), " ")
+			rest = rest[end:]
+			if strings.IndexFunc(sentence, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				out = append(out, sentence)
+			}
+		}
+	}
+	return out
+}
+
+func isLure(sentence string) bool {
+	for _, lure := range lures {
+		if lure.MatchString(sentence) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutWords shortens s to at most maxChars characters, ending on a word
+// boundary with an ellipsis when a word fits, mid-word otherwise.
+func cutWords(s string, maxChars int) string {
+	if utf8.RuneCountInString(s) <= maxChars {
+		return s
+	}
+	if maxChars <= 1 {
+		return truncateRunes(s, maxChars)
+	}
+	head := truncateRunes(s, maxChars-1)
+	if i := strings.LastIndexByte(head, ' '); i > 0 {
+		head = head[:i]
+	}
+	return strings.TrimRight(head, " ,;:-") + "…"
+}
+
+// truncateRunes returns the first n characters of s.
+func truncateRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at]
+		}
+		i++
+	}
+	return s
+}
+
+// sanitizeName makes a tool name safe to show: control and format characters
+// removed, whitespace collapsed, at most maxChars characters.
+func sanitizeName(s string, maxChars int) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsControl(r) || unicode.IsSpace(r):
+			return ' '
+		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+	return truncateRunes(strings.Join(strings.Fields(s), " "), maxChars)
+}
+
+// nameWords turns a tool name into plain words: create_ticket and
+// createTicket both give "create ticket".
+func nameWords(name string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			r = ' '
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
