@@ -113,16 +113,32 @@ func (s *settings) project(v any) any {
 		}
 		return s.stripValue(v)
 	}
-	root := s.mask
-	if obj, ok := v.(object); ok {
-		if key, ok := wrappedList(obj); ok {
-			root = root.reroot(obj, key)
+	obj, ok := v.(object)
+	if !ok {
+		return s.applyMask(v, s.mask, true)
+	}
+	root, listKey := s.mask, ""
+	if key, ok := wrappedList(obj); ok {
+		root, listKey = root.reroot(obj, key), key
+	}
+	if root.all {
+		return v
+	}
+	out := object{}
+	for _, m := range obj {
+		if child := root.children[m.key]; child != nil {
+			out = append(out, member{key: m.key, val: s.applyMask(m.val, child, m.key == listKey)})
+		} else if s.keep[m.key] {
+			out = append(out, m)
 		}
 	}
-	return s.applyMask(v, root)
+	return out
 }
 
-func (s *settings) applyMask(v any, n *maskNode) any {
+// applyMask keeps what n names. Keep keys survive only where keep is set:
+// in the top-level value's records and in the records of a wrapped list,
+// not in nested values, so "user.login" gives {"login":...} alone.
+func (s *settings) applyMask(v any, n *maskNode, keep bool) any {
 	if n.all {
 		return v
 	}
@@ -131,8 +147,8 @@ func (s *settings) applyMask(v any, n *maskNode) any {
 		out := object{}
 		for _, m := range v {
 			if child := n.children[m.key]; child != nil {
-				out = append(out, member{key: m.key, val: s.applyMask(m.val, child)})
-			} else if s.keep[m.key] {
+				out = append(out, member{key: m.key, val: s.applyMask(m.val, child, false)})
+			} else if keep && s.keep[m.key] {
 				out = append(out, m)
 			}
 		}
@@ -140,7 +156,7 @@ func (s *settings) applyMask(v any, n *maskNode) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = s.applyMask(e, n)
+			out[i] = s.applyMask(e, n, keep)
 		}
 		return out
 	}

@@ -31,8 +31,9 @@ type Options struct {
 	// the tool's config and from run_capability's fields; the caller
 	// concatenates both.
 	Fields []string
-	// Keep lists keys kept in every object a mask reaches into, and never
-	// stripped. Nil means [DefaultKeep]; an empty non-nil slice keeps none.
+	// Keep lists keys a mask always keeps in the top-level records (the
+	// top-level object, the elements of a top-level list, or the records of
+	// a wrapped list such as {"items":[...]}) and that are never stripped. Nil means [DefaultKeep]; an empty non-nil slice keeps none.
 	Keep []string
 	// Strip lists internal keys removed at every depth when no mask
 	// applies. Nil means [DefaultStrip]; an empty non-nil slice strips none.
