@@ -37,7 +37,7 @@ var defaultInputSchema = &node{kind: kindObject, keys: []string{"type"}, vals: [
 // called safely, returns a *RefusalError. Normalize never panics.
 func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
-		return nil, &RefusalError{Reason: fmt.Sprintf("tool definition is %s, over the %s catalog limit", sizeOf(len(raw)), sizeOf(MaxCatalogBytes))}
+		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
 	}
 	tool, err := parseTree(raw, maxTreeDepth)
 	if err != nil {
@@ -76,7 +76,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	}
 	canonical := input.appendCanonical(nil)
 	if len(canonical) > MaxSchemaBytes {
-		return nil, refuse("input schema is %s, over the %s limit", sizeOf(len(canonical)), sizeOf(MaxSchemaBytes))
+		return nil, refuse("input schema is %d bytes, over the %s limit", len(canonical), sizeOf(MaxSchemaBytes))
 	}
 	if d := input.depth(); d > MaxSchemaDepth {
 		return nil, refuse("input schema nests %d levels deep, over the %d limit", d, MaxSchemaDepth)

@@ -1,0 +1,78 @@
+package schema
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sharedPath names a file of the read-only shared data beside the repository.
+func sharedPath(parts ...string) string {
+	return filepath.Join(append([]string{"..", "..", "shared"}, parts...)...)
+}
+
+// readLines returns the non-empty lines of a JSONL file.
+func readLines(t testing.TB, path string) [][]byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	defer f.Close()
+	var lines [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
+			lines = append(lines, bytes.Clone(line))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	return lines
+}
+
+// catalogTool splits one catalog line into its server and the tool object
+// as the server sent it (every field but "server").
+func catalogTool(t testing.TB, line []byte) (string, json.RawMessage) {
+	t.Helper()
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		t.Fatalf("decoding catalog line: %v", err)
+	}
+	var server string
+	if err := json.Unmarshal(fields["server"], &server); err != nil {
+		t.Fatalf("decoding server of catalog line: %v", err)
+	}
+	delete(fields, "server")
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		t.Fatalf("encoding tool: %v", err)
+	}
+	return server, raw
+}
+
+// decodeExact decodes JSON with exact numbers, for semantic comparison.
+func decodeExact(t testing.TB, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decoding %.80s: %v", data, err)
+	}
+	return v
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("encoding: %v", err)
+	}
+	return b
+}
