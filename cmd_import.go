@@ -1,8 +1,180 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/capbridge/capbridge/bridge"
 )
 
-func runImport(ctx context.Context, e env) error { return errors.New("import: not implemented yet") }
+var importHelp = commandHelp{
+	usage: []string{"import claude|cursor|vscode|FILE [--config FILE] [--dry-run]"},
+	about: `Merges the MCP servers another client runs into capbridge's config file,
+then prints what to put in that client instead, so that it starts capbridge
+alone. It asks nothing and overwrites nothing: a server already configured
+under the same name with a different definition is reported and skipped, and
+an entry that runs capbridge itself is skipped. The client's own file is only
+read, never changed. Env and header values are copied as written (${VAR}
+stays ${VAR}) and never printed.
+
+Where it looks (Linux; macOS in brackets):
+  claude  ~/.config/Claude/claude_desktop_config.json
+          [~/Library/Application Support/Claude/claude_desktop_config.json]
+  cursor  ~/.cursor/mcp.json, then .cursor/mcp.json here
+  vscode  ~/.config/Code/User/mcp.json and settings.json ("mcp": {"servers"})
+          [~/Library/Application Support/Code/User/...], then .vscode/mcp.json here
+  FILE    any file with an "mcpServers" or "servers" map`,
+	examples: []string{
+		"capbridge import claude",
+		"capbridge import --dry-run cursor",
+		"capbridge import ~/work/project/.vscode/mcp.json",
+	},
+}
+
+// clientLabels names the clients import knows, for people.
+var clientLabels = map[string]string{
+	bridge.ClientClaude: "Claude Desktop",
+	bridge.ClientCursor: "Cursor",
+	bridge.ClientVSCode: "VS Code",
+}
+
+func runImport(ctx context.Context, e env) error {
+	flags := newFlagSet("import", e)
+	configPath := configFlag(flags)
+	dryRun := flags.Bool("dry-run", false, "show what would be imported; write nothing")
+	args, done, err := parseFlags(flags, e, importHelp)
+	if done {
+		return err
+	}
+	if len(args) != 1 {
+		return &usageError{msg: "import needs one source: claude, cursor, vscode or a FILE; run 'capbridge import -h'"}
+	}
+	sources, err := importSources(args[0])
+	if err != nil {
+		return err
+	}
+
+	path := bridge.ConfigPath(*configPath)
+	dst, err := bridge.ReadConfigDoc(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		dst, err = bridge.NewConfigDoc(path), nil
+	}
+	if err != nil {
+		return fmt.Errorf("import: %w; fix the file, or import into another one with --config", err)
+	}
+	self, _ := os.Executable()
+	added := 0
+	serversKey := bridge.ServersKeyMCP
+	for _, src := range sources {
+		doc, err := bridge.ReadClientConfig(src)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		serversKey = doc.ServersKey()
+		report := dst.Merge(doc, self)
+		added += len(report.Added)
+		printImportReport(e.stdout, src, doc, report)
+	}
+
+	switch {
+	case added == 0:
+		fmt.Fprintf(e.stdout, "\nNothing new to write to %s.\n", path)
+	case *dryRun:
+		fmt.Fprintf(e.stdout, "\nDry run: %d server(s) would be added to %s; nothing was written.\n", added, path)
+	default:
+		if err := dst.Save(); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "\nWrote %d server(s) to %s.\n", added, path)
+	}
+	return printClientSnippet(e.stdout, serversKey, sources, *configPath != "" || os.Getenv(bridge.EnvConfig) != "", path)
+}
+
+// importSources resolves import's argument to the files to read: a
+// client's config files that exist, or the one file named.
+func importSources(arg string) ([]string, error) {
+	label, isClient := clientLabels[arg]
+	if !isClient {
+		if _, err := os.Stat(arg); err != nil {
+			return nil, fmt.Errorf("import: %w; give claude, cursor, vscode or the path of a config file", err)
+		}
+		return []string{arg}, nil
+	}
+	home, _ := os.UserHomeDir()
+	configDir, _ := os.UserConfigDir()
+	wd, _ := os.Getwd()
+	candidates := bridge.ClientConfigPaths(arg, bridge.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd})
+	var found []string
+	for _, p := range candidates {
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("import: no %s config found (looked for %s); give its path: capbridge import FILE", label, strings.Join(candidates, ", "))
+	}
+	return found, nil
+}
+
+// printImportReport says what happened to each server of one source, by
+// name only: definitions may hold secrets.
+func printImportReport(w io.Writer, src string, doc *bridge.ConfigDoc, r bridge.ImportReport) {
+	fmt.Fprintf(w, "From %s:\n", src)
+	if len(doc.ServerNames()) == 0 {
+		fmt.Fprintf(w, "  no servers (no %q or %q map)\n", bridge.ServersKeyMCP, bridge.ServersKeyVSCode)
+	}
+	for _, name := range r.Added {
+		fmt.Fprintf(w, "  added    %s\n", name)
+		def, _ := doc.Server(name)
+		if bytes.Contains(def, []byte("${input:")) || bytes.Contains(def, []byte("${workspaceFolder")) {
+			fmt.Fprintf(w, "           note: uses VS Code ${input:...} or ${workspaceFolder} variables, which only VS Code fills in; write ${ENV_VAR} or a path instead\n")
+		}
+	}
+	for _, name := range r.Same {
+		fmt.Fprintf(w, "  same     %s (already configured with the same definition)\n", name)
+	}
+	for _, name := range r.Clashed {
+		fmt.Fprintf(w, "  skipped  %s: already configured with a different definition; compare them, or 'capbridge remove %s' and import again\n", name, name)
+	}
+	for _, name := range r.Loops {
+		fmt.Fprintf(w, "  skipped  %s: it runs capbridge itself\n", name)
+	}
+}
+
+// printClientSnippet prints the server map that makes the client start
+// capbridge alone, and where it goes.
+func printClientSnippet(w io.Writer, serversKey string, sources []string, explicitConfig bool, configPath string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("import: finding this binary's path for the client snippet: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	args := []string{"serve"}
+	if explicitConfig {
+		abs, err := filepath.Abs(configPath)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		args = append(args, "--config", abs)
+	}
+	snippet, err := bridge.ClientSnippet(serversKey, exe, args)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	fmt.Fprintf(w, "\nSo that the client starts capbridge alone, replace its %q map in\n", serversKey)
+	for _, src := range sources {
+		fmt.Fprintf(w, "  %s\n", src)
+	}
+	fmt.Fprintf(w, "with the one below (capbridge never edits that file; the servers live on in its config):\n\n%s", snippet)
+	return nil
+}
