@@ -1,0 +1,549 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ErrNoConfig means the config file does not exist. LoadConfig wraps it with
+// the path it looked at.
+var ErrNoConfig = errors.New("no config file")
+
+// Transport types a [ServerConfig] may have once loaded.
+const (
+	TypeStdio = "stdio" // a child process speaking newline-delimited JSON-RPC
+	TypeHTTP  = "http"  // Streamable HTTP, falling back to SSE for old servers
+	TypeSSE   = "sse"   // the 2024-11-05 HTTP+SSE transport only
+)
+
+// Defaults for the bridge section.
+const (
+	DefaultCallTimeout       = 60 * time.Second
+	DefaultIdleShutdown      = 10 * time.Minute
+	DefaultDiscoveryWait     = 10 * time.Second
+	DefaultEmbeddingsTimeout = 2 * time.Second
+)
+
+// Config is capbridge's config file: the upstream servers (the mcpServers map
+// Claude Desktop and Cursor use, or VS Code's servers map), the bridge's own
+// settings and per-tool output shaping.
+type Config struct {
+	Servers map[string]ServerConfig
+	Bridge  BridgeConfig
+	Output  map[string]OutputConfig // keyed "server/tool"
+	Path    string                  // the file it was read from
+
+	// Warnings are problems that did not stop loading, such as a ${VAR}
+	// that is not set. They name variables, never values.
+	Warnings []string
+
+	stamp fileStamp // the file as it was when read, for Changed
+}
+
+// BridgeConfig holds the bridge's own settings, defaults filled in.
+type BridgeConfig struct {
+	CallTimeout   time.Duration // bounds each upstream tools/call
+	IdleShutdown  time.Duration // an upstream unused this long is stopped
+	DiscoveryWait time.Duration // how long a discovery waits for a first index
+	LogFile       string        // "" logs to stderr
+	Embeddings    *EmbeddingsConfig
+}
+
+// EmbeddingsConfig names an OpenAI-compatible /v1/embeddings endpoint. Nil
+// in [BridgeConfig] means no embeddings.
+type EmbeddingsConfig struct {
+	URL       string
+	Model     string
+	APIKeyEnv string // the environment variable holding the key, never the key
+	Timeout   time.Duration
+}
+
+// OutputConfig shapes one tool's results.
+type OutputConfig struct {
+	Fields    []string
+	Strip     *bool // nil: the output stage's default
+	MaxTokens int
+}
+
+// ServerConfig is one upstream server, ${VAR}s expanded.
+type ServerConfig struct {
+	Name     string
+	Type     string // TypeStdio, TypeHTTP or TypeSSE
+	Command  string
+	Args     []string
+	Env      map[string]string
+	Cwd      string
+	URL      string
+	Headers  map[string]string
+	Disabled bool
+	Tools    ToolFilter
+
+	// template is the entry as written, before ${VAR} expansion: the
+	// fingerprint hashes it so that secrets never feed anything stored.
+	template serverFile
+	// secrets are the env and header values and every ${VAR} value expanded
+	// into this entry: error messages are scrubbed of them.
+	secrets []string
+}
+
+// ToolFilter limits which of a server's tools the bridge shows and calls.
+// Patterns are path.Match globs; Deny wins over Allow; an empty Allow allows
+// all.
+type ToolFilter struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}
+
+// Allows reports whether the server's tool filter lets tool through.
+func (s ServerConfig) Allows(tool string) bool {
+	for _, p := range s.Tools.Deny {
+		if ok, _ := path.Match(p, tool); ok {
+			return false
+		}
+	}
+	if len(s.Tools.Allow) == 0 {
+		return true
+	}
+	for _, p := range s.Tools.Allow {
+		if ok, _ := path.Match(p, tool); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Fingerprint identifies what the server is and which of its tools are
+// shown: transport type, command, args, cwd, url and tool filter, as written
+// in the file (before ${VAR} expansion). Env and header values are left out,
+// so a rotated token does not look like a new server and no secret feeds a
+// stored value.
+func (s ServerConfig) Fingerprint() string {
+	t := s.template
+	b, _ := json.Marshal(struct {
+		Type    string     `json:"type"`
+		Command string     `json:"command"`
+		Args    []string   `json:"args"`
+		Cwd     string     `json:"cwd"`
+		URL     string     `json:"url"`
+		Tools   ToolFilter `json:"tools"`
+	}{s.Type, t.Command, t.Args, t.Cwd, t.URL, s.Tools})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// Enabled returns the names of the servers that are not disabled, sorted.
+func (c *Config) Enabled() []string {
+	var names []string
+	for name, s := range c.Servers {
+		if !s.Disabled {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// The file as written. Unknown keys are ignored.
+type configFile struct {
+	MCPServers map[string]serverFile `json:"mcpServers"`
+	Servers    map[string]serverFile `json:"servers"` // VS Code's .vscode/mcp.json
+	Bridge     bridgeFile            `json:"bridge"`
+	Output     map[string]outputFile `json:"output"`
+}
+
+type serverFile struct {
+	Type     string            `json:"type"`
+	Command  string            `json:"command"`
+	Args     []string          `json:"args"`
+	Env      map[string]string `json:"env"`
+	Cwd      string            `json:"cwd"`
+	URL      string            `json:"url"`
+	Headers  map[string]string `json:"headers"`
+	Disabled bool              `json:"disabled"`
+	Tools    ToolFilter        `json:"tools"`
+}
+
+type bridgeFile struct {
+	CallTimeout   string          `json:"callTimeout"`
+	IdleShutdown  string          `json:"idleShutdown"`
+	DiscoveryWait string          `json:"discoveryWait"`
+	LogFile       string          `json:"logFile"`
+	Embeddings    *embeddingsFile `json:"embeddings"`
+}
+
+type embeddingsFile struct {
+	URL       string `json:"url"`
+	Model     string `json:"model"`
+	APIKeyEnv string `json:"apiKeyEnv"`
+	Timeout   string `json:"timeout"`
+}
+
+type outputFile struct {
+	Fields    []string `json:"fields"`
+	Strip     *bool    `json:"strip"`
+	MaxTokens int      `json:"maxTokens"`
+}
+
+// LoadConfig reads and checks the config file at path. A missing file is an
+// error wrapping [ErrNoConfig]; a syntax or type error names the file, line
+// and column; a server entry that cannot work names the server.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("reading config %s: %w", path, ErrNoConfig)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	stamp, err := stampOf(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	cfg, err := ParseConfig(data, path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.stamp = stamp
+	return cfg, nil
+}
+
+// ParseConfig checks config data as LoadConfig does; name is used in
+// messages and as [Config.Path].
+func ParseConfig(data []byte, name string) (*Config, error) {
+	var f configFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, positioned(data, err))
+	}
+	cfg := &Config{
+		Path:    name,
+		Servers: make(map[string]ServerConfig),
+		Output:  make(map[string]OutputConfig),
+	}
+	x := expander{}
+	entries := f.MCPServers
+	if entries == nil {
+		entries = f.Servers
+	} else if f.Servers != nil {
+		return nil, fmt.Errorf("config %s: both \"mcpServers\" and \"servers\" are set; keep one", name)
+	}
+	for _, srvName := range sortedKeys(entries) {
+		s, err := serverConfig(srvName, entries[srvName], &x)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: %w", name, err)
+		}
+		cfg.Servers[srvName] = s
+	}
+	b, err := bridgeConfig(f.Bridge)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	cfg.Bridge = b
+	for key, o := range f.Output {
+		if o.MaxTokens < 0 {
+			return nil, fmt.Errorf("config %s: output %q: maxTokens must not be negative", name, key)
+		}
+		cfg.Output[key] = OutputConfig(o)
+	}
+	cfg.Warnings = x.warnings
+	return cfg, nil
+}
+
+func serverConfig(name string, f serverFile, x *expander) (ServerConfig, error) {
+	if strings.TrimSpace(name) == "" {
+		return ServerConfig{}, errors.New("a server has an empty name")
+	}
+	s := ServerConfig{
+		Name:     name,
+		Command:  x.expand(name, "command", f.Command),
+		Cwd:      x.expand(name, "cwd", f.Cwd),
+		URL:      x.expand(name, "url", f.URL),
+		Disabled: f.Disabled,
+		Tools:    f.Tools,
+		template: f,
+	}
+	for _, a := range f.Args {
+		s.Args = append(s.Args, x.expand(name, "args", a))
+	}
+	s.Env = x.expandMap(name, "env", f.Env)
+	s.Headers = x.expandMap(name, "headers", f.Headers)
+	s.secrets = append(x.takeExpanded(), mapValues(s.Env)...)
+	s.secrets = append(s.secrets, mapValues(s.Headers)...)
+	for _, p := range append(append([]string(nil), f.Tools.Allow...), f.Tools.Deny...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return s, fmt.Errorf("server %q: tool pattern %q: %w", name, p, err)
+		}
+	}
+	typ, err := transportType(f)
+	if err != nil && !f.Disabled {
+		return s, fmt.Errorf("server %q: %w", name, err)
+	}
+	s.Type = typ
+	return s, nil
+}
+
+// transportType checks that the entry names one way to reach the server and
+// returns its type.
+func transportType(f serverFile) (string, error) {
+	hasCmd, hasURL := f.Command != "", f.URL != ""
+	switch {
+	case hasCmd && hasURL:
+		return "", errors.New(`has both "command" and "url"; keep one`)
+	case !hasCmd && !hasURL:
+		return "", errors.New(`needs "command" (a local server) or "url" (a remote one)`)
+	}
+	switch strings.ToLower(f.Type) {
+	case "":
+		if hasCmd {
+			return TypeStdio, nil
+		}
+		return TypeHTTP, nil
+	case "stdio":
+		if !hasCmd {
+			return "", errors.New(`type "stdio" needs "command"`)
+		}
+		return TypeStdio, nil
+	case "http", "streamable-http", "streamablehttp":
+		if !hasURL {
+			return "", fmt.Errorf(`type %q needs "url"`, f.Type)
+		}
+		return TypeHTTP, nil
+	case "sse":
+		if !hasURL {
+			return "", errors.New(`type "sse" needs "url"`)
+		}
+		return TypeSSE, nil
+	}
+	return "", fmt.Errorf(`unknown type %q (want "stdio", "http" or "sse")`, f.Type)
+}
+
+func bridgeConfig(f bridgeFile) (BridgeConfig, error) {
+	b := BridgeConfig{LogFile: f.LogFile}
+	var err error
+	if b.CallTimeout, err = duration("bridge.callTimeout", f.CallTimeout, DefaultCallTimeout); err != nil {
+		return b, err
+	}
+	if b.IdleShutdown, err = duration("bridge.idleShutdown", f.IdleShutdown, DefaultIdleShutdown); err != nil {
+		return b, err
+	}
+	if b.DiscoveryWait, err = duration("bridge.discoveryWait", f.DiscoveryWait, DefaultDiscoveryWait); err != nil {
+		return b, err
+	}
+	if e := f.Embeddings; e != nil {
+		if e.URL == "" {
+			return b, errors.New(`bridge.embeddings: "url" is required`)
+		}
+		timeout, err := duration("bridge.embeddings.timeout", e.Timeout, DefaultEmbeddingsTimeout)
+		if err != nil {
+			return b, err
+		}
+		b.Embeddings = &EmbeddingsConfig{URL: e.URL, Model: e.Model, APIKeyEnv: e.APIKeyEnv, Timeout: timeout}
+	}
+	return b, nil
+}
+
+// duration parses a Go duration ("60s", "10m"); empty means def.
+func duration(field, s string, def time.Duration) (time.Duration, error) {
+	if s == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a duration (e.g. \"60s\", \"10m\")", field, s)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%s: %q must be positive", field, s)
+	}
+	return d, nil
+}
+
+// positioned rewrites a JSON decoding error to say where in data it is.
+func positioned(data []byte, err error) error {
+	var offset int64
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		offset = syn.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		offset = int64(len(data))
+	default:
+		return err
+	}
+	line, col := lineCol(data, offset)
+	return fmt.Errorf("line %d, column %d: %w", line, col, err)
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1)
+	if col < 1 {
+		col = 1
+	}
+	return line, col
+}
+
+func mapValues(m map[string]string) []string {
+	var vs []string
+	for _, v := range m {
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// redact replaces every secret of at least 4 bytes in s with "***".
+func redact(s string, secrets []string) string {
+	for _, v := range secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "***")
+		}
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// expander expands ${VAR} and ${VAR:-default} from the environment. A
+// variable that is not set becomes "" and a warning naming it (and where it
+// was used), never its value.
+type expander struct {
+	warnings []string
+	expanded []string // values substituted since the last takeExpanded
+}
+
+// takeExpanded returns the values substituted since the last call.
+func (x *expander) takeExpanded() []string {
+	v := x.expanded
+	x.expanded = nil
+	return v
+}
+
+func (x *expander) expand(server, field, s string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	var out strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			break
+		}
+		out.WriteString(s[:i])
+		out.WriteString(x.lookup(server, field, s[i+2:i+j]))
+		s = s[i+j+1:]
+	}
+	out.WriteString(s)
+	return out.String()
+}
+
+func (x *expander) lookup(server, field, ref string) string {
+	name, def, hasDef := strings.Cut(ref, ":-")
+	if v, ok := os.LookupEnv(name); ok && (v != "" || !hasDef) {
+		x.expanded = append(x.expanded, v)
+		return v
+	}
+	if hasDef {
+		return def
+	}
+	x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses ${%s}, which is not set", server, field, name))
+	return ""
+}
+
+func (x *expander) expandMap(server, field string, m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = x.expand(server, field+"."+k, v)
+	}
+	return out
+}
+
+// fileStamp is what Changed compares: size and modification time.
+type fileStamp struct {
+	size    int64
+	modTime time.Time
+}
+
+func stampOf(path string) (fileStamp, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, err
+	}
+	return fileStamp{size: fi.Size(), modTime: fi.ModTime()}, nil
+}
+
+// Changed reports whether the file c was loaded from has changed size or
+// modification time since, or is gone. A Config not loaded from a file never
+// changes.
+func (c *Config) Changed() bool {
+	if c.stamp == (fileStamp{}) {
+		return false
+	}
+	now, err := stampOf(c.Path)
+	return err != nil || now != c.stamp
+}
+
+// WatchConfig polls the file cfg was loaded from every interval until ctx is
+// done, and calls onChange with the newly loaded config (or the error loading
+// it) each time the file changes. A file that fails to load is reported once
+// per change; onChange runs on the caller's goroutine, which WatchConfig
+// blocks. It returns ctx.Err().
+func WatchConfig(ctx context.Context, cfg *Config, interval time.Duration, onChange func(*Config, error)) error {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	last := cfg.stamp
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+		now, err := stampOf(cfg.Path)
+		if err == nil && now == last {
+			continue
+		}
+		last = now
+		if errors.Is(err, fs.ErrNotExist) {
+			onChange(nil, fmt.Errorf("reading config %s: %w", cfg.Path, ErrNoConfig))
+			continue
+		}
+		if err != nil {
+			onChange(nil, fmt.Errorf("reading config: %w", err))
+			continue
+		}
+		next, err := LoadConfig(cfg.Path)
+		onChange(next, err)
+	}
+}

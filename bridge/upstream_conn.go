@@ -1,0 +1,138 @@
+package bridge
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// conn is one live session with an upstream server: the MCP client session,
+// the child process behind it (stdio only) and the listing tap.
+type conn struct {
+	session *mcp.ClientSession
+	proc    *process // nil for remote servers
+	tap     *listTap
+	done    chan struct{} // closed when the session has ended, for any reason
+}
+
+// connect starts (stdio) or dials (http, sse) the server and initializes a
+// session. onToolsChanged runs when the server sends
+// notifications/tools/list_changed. Failures are *UpstreamError with Op
+// "start" and, for a child that died, the tail of its stderr.
+func connect(ctx context.Context, s ServerConfig, o *UpstreamOptions, onToolsChanged func()) (*conn, error) {
+	tap := &listTap{}
+	client := mcp.NewClient(&mcp.Implementation{Name: "capbridge", Version: buildVersion()}, &mcp.ClientOptions{
+		Logger: o.Logger,
+		// No roots capability, on purpose: servers such as
+		// server-filesystem replace the directories their own config gives
+		// them with the client's roots when a client declares them. The
+		// bridge is not the user's editor and has no roots of its own to
+		// offer, so each server keeps exactly what its config entry grants.
+		// (The SDK declares roots unless Capabilities is set.)
+		Capabilities: &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			onToolsChanged()
+		},
+	})
+	c := &conn{tap: tap, done: make(chan struct{})}
+	max := int(o.Limits.MaxMessageBytes)
+	switch s.Type {
+	case TypeStdio:
+		p, err := startProcess(s, o.Logger)
+		if err != nil {
+			return nil, &UpstreamError{Server: s.Name, Op: "start", Err: err}
+		}
+		c.proc = p
+		t := &mcp.IOTransport{
+			Reader:        newJSONLineReader(p.stdout, max, tap, s.Name, o.Logger),
+			Writer:        tappedWriter{w: p.stdin, tap: tap},
+			MaxLineLength: max + 1,
+		}
+		cs, err := connectStdio(ctx, client, t, p, o.StopGrace)
+		if err != nil {
+			return nil, &UpstreamError{Server: s.Name, Op: "start", Err: err, StderrTail: p.stderr.String()}
+		}
+		c.session = cs
+	default:
+		cs, err := connectHTTP(ctx, client, s, tap, max)
+		if err != nil {
+			return nil, &UpstreamError{Server: s.Name, Op: "start", Err: err}
+		}
+		c.session = cs
+	}
+	go func() {
+		c.session.Wait()
+		close(c.done)
+	}()
+	return c, nil
+}
+
+// connectStdio initializes a session over a started child. A child that
+// exits before answering ends the attempt at once instead of at ctx's
+// deadline.
+func connectStdio(ctx context.Context, client *mcp.Client, t mcp.Transport, p *process, grace time.Duration) (*mcp.ClientSession, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-p.exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		p.stop(grace)
+		if st := p.exitStatus(); st != "" {
+			return nil, fmt.Errorf("initializing: server %s before answering: %w", st, ErrExited)
+		}
+		return nil, fmt.Errorf("initializing: %w", err)
+	}
+	return cs, nil
+}
+
+// isDone reports whether the session has ended.
+func (c *conn) isDone() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// close ends the session and, for a stdio server, the child's whole process
+// group.
+func (c *conn) close(grace time.Duration) {
+	c.session.Close()
+	if c.proc != nil {
+		c.proc.stop(grace)
+	}
+	<-c.done
+}
+
+// stderrTail returns the last of the child's stderr, or "".
+func (c *conn) stderrTail() string {
+	if c.proc == nil {
+		return ""
+	}
+	return c.proc.stderr.String()
+}
+
+// exitStatus describes how the child ended, or "" while it runs.
+func (c *conn) exitStatus() string {
+	if c.proc == nil {
+		return ""
+	}
+	return c.proc.exitStatus()
+}
+
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,255 @@
+package bridge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// stderrTailSize is how much of a child's stderr is kept for error messages.
+const stderrTailSize = 4 << 10
+
+// errMessageTooLarge means an upstream sent one JSON-RPC message over the
+// byte limit; the connection is dropped.
+var errMessageTooLarge = errors.New("message over the size limit")
+
+// process is one running stdio server: the child, its pipes, and the tail of
+// its stderr.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  *os.File // our end of the child's stdin
+	stdout *os.File // our end of the child's stdout
+	stderr *tailBuffer
+
+	exited    chan struct{} // closed once the child has been waited for
+	exitErr   error         // the child's exit status; read after exited closes
+	stderrEOF chan struct{} // closed once the stderr copy has ended
+}
+
+// startProcess starts s's command in its own process group with the
+// bridge's environment plus s.Env, in s.Cwd. Our ends of the pipes are
+// *os.File so that cmd.Wait never closes them under a reader.
+func startProcess(s ServerConfig, logger *slog.Logger) (*process, error) {
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Dir = s.Cwd
+	cmd.Env = os.Environ()
+	for _, k := range sortedKeys(s.Env) {
+		cmd.Env = append(cmd.Env, k+"="+s.Env[k])
+	}
+	inOwnGroup(cmd)
+
+	var childEnds, ourEnds []*os.File
+	closeAll := func(fs []*os.File) {
+		for _, f := range fs {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			childEnds, ourEnds = append(childEnds, r, w), append(ourEnds, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		closeAll(ourEnds)
+		return nil, fmt.Errorf("making pipes: %w", err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll(ourEnds)
+		return nil, fmt.Errorf("starting %s: %w", s.Command, err)
+	}
+	// The child holds its own copies now.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	p := &process{
+		cmd:       cmd,
+		stdin:     inW,
+		stdout:    outR,
+		stderr:    &tailBuffer{max: stderrTailSize},
+		exited:    make(chan struct{}),
+		stderrEOF: make(chan struct{}),
+	}
+	go func() {
+		p.exitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	go func() {
+		defer close(p.stderrEOF)
+		defer errR.Close()
+		copyStderr(p.stderr, errR, s.Name, logger)
+	}()
+	return p, nil
+}
+
+// copyStderr keeps the tail of r in tail and logs each line at debug level.
+func copyStderr(tail *tailBuffer, r io.Reader, server string, logger *slog.Logger) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		line := sc.Bytes()
+		tail.Write(line)
+		tail.Write([]byte{'\n'})
+		logger.Debug("upstream stderr", "server", server, "line", string(line))
+	}
+	// A line over the scanner's limit ends the scan; keep draining so the
+	// child never blocks writing stderr.
+	io.Copy(tail, r)
+}
+
+// stop ends the child: it closes stdin and waits up to grace for the child
+// to exit, then sends SIGTERM to the whole group and waits again, then
+// SIGKILL. The group is killed in any case, so that nothing the child
+// started outlives it.
+func (p *process) stop(grace time.Duration) {
+	p.stdin.Close()
+	pid := p.cmd.Process.Pid
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		terminateGroup(pid)
+		select {
+		case <-p.exited:
+		case <-time.After(grace):
+		}
+	}
+	killGroup(pid)
+	<-p.exited
+	p.stdout.Close()
+	select {
+	case <-p.stderrEOF:
+	case <-time.After(grace):
+		// A grandchild that left the group keeps stderr open; stop reading.
+	}
+}
+
+// exitStatus describes how the child ended, or "" while it runs.
+func (p *process) exitStatus() string {
+	select {
+	case <-p.exited:
+	default:
+		return ""
+	}
+	if p.exitErr == nil {
+		return "exited with status 0"
+	}
+	return p.exitErr.Error()
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	max int
+
+	mu  sync.Mutex // guards buf
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String returns the tail, trimmed of surrounding space.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.buf))
+}
+
+// jsonLineReader passes through the lines of r that are JSON objects or
+// arrays, one per line, and skips (and logs) everything else: some servers
+// print a banner or progress lines on stdout, on which the SDK's stdio
+// transport would otherwise fail. Each message passed on is also shown to
+// tap.
+type jsonLineReader struct {
+	r       *bufio.Reader
+	closer  io.Closer
+	max     int // longest line accepted
+	tap     *listTap
+	server  string
+	logger  *slog.Logger
+	pending []byte // the rest of the current line, not yet read
+	line    []byte // reused line buffer
+}
+
+func newJSONLineReader(r io.ReadCloser, max int, tap *listTap, server string, logger *slog.Logger) *jsonLineReader {
+	return &jsonLineReader{r: bufio.NewReaderSize(r, 64<<10), closer: r, max: max, tap: tap, server: server, logger: logger}
+}
+
+func (j *jsonLineReader) Read(p []byte) (int, error) {
+	for len(j.pending) == 0 {
+		line, err := j.readLine()
+		if msg := bytes.TrimSpace(line); len(msg) > 0 {
+			if (msg[0] == '{' || msg[0] == '[') && json.Valid(msg) {
+				j.tap.received(msg)
+				j.pending = append(msg, '\n')
+				break
+			}
+			j.logger.Warn("skipped a non-JSON line on upstream stdout", "server", j.server, "line", excerpt(msg, 200))
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, j.pending)
+	j.pending = j.pending[n:]
+	return n, nil
+}
+
+// readLine reads one line, without its newline, of at most j.max bytes.
+func (j *jsonLineReader) readLine() ([]byte, error) {
+	j.line = j.line[:0]
+	for {
+		chunk, err := j.r.ReadSlice('\n')
+		j.line = append(j.line, chunk...)
+		if len(j.line) > j.max {
+			return nil, fmt.Errorf("reading upstream stdout: a line over %d bytes: %w", j.max, errMessageTooLarge)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(j.line, []byte{'\n'}), err
+	}
+}
+
+func (j *jsonLineReader) Close() error { return j.closer.Close() }
+
+// tappedWriter shows each outgoing message to tap before writing it.
+type tappedWriter struct {
+	w   io.WriteCloser
+	tap *listTap
+}
+
+func (t tappedWriter) Write(p []byte) (int, error) {
+	t.tap.sent(p)
+	return t.w.Write(p)
+}
+
+func (t tappedWriter) Close() error { return t.w.Close() }
+
+// excerpt returns at most n bytes of b as a string, marking a cut.
+func excerpt(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
+}

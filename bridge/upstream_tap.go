@@ -1,0 +1,172 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+)
+
+// listTap keeps the raw result of one tools/list request as it crossed the
+// wire. go-sdk decodes tools into mcp.Tool, which drops every field it does
+// not know (execution, vendor extensions) and turns the input schema into a
+// map[string]any; the catalog must store what the server sent, so the
+// transports show the tap every message going out and coming in.
+//
+// One tools/list is watched at a time: [listTap.arm] starts watching, the
+// next tools/list request sent is the one, and its answer is kept for
+// [listTap.take]. The caller serializes listings (upstream.listMu).
+type listTap struct {
+	mu     sync.Mutex      // guards the fields below
+	armed  bool            // watching for the next tools/list
+	id     string          // the id of the watched request, once sent
+	result json.RawMessage // its result, once answered
+}
+
+// arm forgets any earlier capture and watches the next tools/list.
+func (t *listTap) arm() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.armed, t.id, t.result = true, "", nil
+}
+
+// take returns the captured result, if the watched request was answered,
+// and stops watching.
+func (t *listTap) take() (json.RawMessage, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.result
+	t.armed, t.id, t.result = false, "", nil
+	return r, r != nil
+}
+
+// sent looks at one outgoing message.
+func (t *listTap) sent(msg []byte) {
+	if !bytes.Contains(msg, []byte(`tools/list`)) {
+		return
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(msg, &req) != nil || req.Method != "tools/list" || req.ID == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.armed && t.id == "" {
+		t.id = string(req.ID)
+	}
+}
+
+// received looks at one incoming message.
+func (t *listTap) received(msg []byte) {
+	t.mu.Lock()
+	waiting := t.armed && t.id != "" && t.result == nil
+	t.mu.Unlock()
+	if !waiting || len(msg) == 0 || msg[0] != '{' {
+		return
+	}
+	var resp struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(msg, &resp) != nil || resp.Result == nil {
+		return
+	}
+	id := string(resp.ID)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.armed && t.id == id && t.result == nil {
+		t.result = resp.Result
+	}
+}
+
+// tappedBody shows the messages of an HTTP response body to a tap as they
+// are read: the whole body for application/json, each event's data for
+// text/event-stream. Bytes pass through unchanged.
+type tappedBody struct {
+	body io.ReadCloser
+	tap  *listTap
+	max  int  // largest message shown to the tap
+	sse  bool // text/event-stream
+
+	buf  []byte // JSON: the body so far; SSE: the current line
+	data []byte // SSE: the current event's data lines
+	over bool   // the current message passed max: not shown
+}
+
+func (b *tappedBody) Read(p []byte) (int, error) {
+	n, err := b.body.Read(p)
+	if b.sse {
+		b.scanSSE(p[:n])
+	} else if !b.over {
+		b.buf = append(b.buf, p[:n]...)
+		b.over = len(b.buf) > b.max
+	}
+	if err == io.EOF && !b.sse && !b.over {
+		b.tap.received(bytes.TrimSpace(b.buf))
+	}
+	return n, err
+}
+
+// scanSSE follows the event stream: data lines are joined with "\n" and the
+// event is shown to the tap at the blank line that ends it, which the SDK
+// also waits for before it decodes the event.
+func (b *tappedBody) scanSSE(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			b.buf = append(b.buf, p...)
+			if len(b.buf) > b.max {
+				b.buf, b.over = b.buf[:0], true
+			}
+			return
+		}
+		b.buf = append(b.buf, p[:i]...)
+		p = p[i+1:]
+		b.sseLine(bytes.TrimSuffix(b.buf, []byte{'\r'}))
+		b.buf = b.buf[:0]
+	}
+}
+
+func (b *tappedBody) sseLine(line []byte) {
+	if len(line) == 0 {
+		if !b.over && len(b.data) > 0 {
+			b.tap.received(b.data)
+		}
+		b.data, b.over = b.data[:0], false
+		return
+	}
+	field, value, _ := bytes.Cut(line, []byte{':'})
+	if string(field) != "data" || b.over {
+		return
+	}
+	value = bytes.TrimPrefix(value, []byte{' '})
+	if len(b.data) > 0 {
+		b.data = append(b.data, '\n')
+	}
+	b.data = append(b.data, value...)
+	if len(b.data) > b.max {
+		b.data, b.over = b.data[:0], true
+	}
+}
+
+func (b *tappedBody) Close() error { return b.body.Close() }
+
+// newTappedBody wraps body when its content type carries JSON-RPC messages.
+func newTappedBody(body io.ReadCloser, contentType string, tap *listTap, max int) io.ReadCloser {
+	switch mediaType(contentType) {
+	case "application/json":
+		return &tappedBody{body: body, tap: tap, max: max}
+	case "text/event-stream":
+		return &tappedBody{body: body, tap: tap, max: max, sse: true}
+	}
+	return body
+}
+
+// mediaType returns the lower-cased type/subtype of a Content-Type value.
+func mediaType(contentType string) string {
+	mt, _, _ := bytes.Cut([]byte(contentType), []byte{';'})
+	return string(bytes.ToLower(bytes.TrimSpace(mt)))
+}
