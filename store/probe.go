@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -20,10 +21,41 @@ type found struct {
 	version int // schema version (PRAGMA user_version); 0 for a new file
 }
 
-// probe inspects the file at path without writing to it. A missing or empty
-// file is a new catalog. Anything else must be a SQLite database that is
-// either empty or carries capbridge's application_id, at a schema version
-// this build knows.
+// header is the part of a SQLite file header probe reads: see
+// https://sqlite.org/fileformat.html#the_database_header.
+type header struct {
+	wal       bool   // file format version 2: WAL mode
+	pages     int64  // pages in the file, from its size
+	version   int    // user_version
+	appID     uint32 // application_id
+	magicSeen bool
+}
+
+const headerSize = 100
+
+func parseHeader(b []byte, size int64) header {
+	h := header{magicSeen: bytes.Equal(b[:len(sqliteMagic)], sqliteMagic)}
+	pageSize := int64(binary.BigEndian.Uint16(b[16:]))
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	if pageSize > 0 {
+		h.pages = size / pageSize
+	}
+	h.wal = b[18] == 2
+	h.version = int(int32(binary.BigEndian.Uint32(b[60:])))
+	h.appID = binary.BigEndian.Uint32(b[68:])
+	return h
+}
+
+// probe inspects the file at path without writing to it or creating files
+// beside it. A missing or empty file is a new catalog. Anything else must be
+// a SQLite database that is either empty or carries capbridge's
+// application_id, at a schema version this build knows.
+//
+// The header decides, except for a WAL database whose -wal file exists: its
+// newest pages (a new catalog's first transaction, say) may be in the WAL
+// only, so SQLite is asked, read-only.
 func probe(ctx context.Context, path string, busy time.Duration) (found, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -32,21 +64,41 @@ func probe(ctx context.Context, path string, busy time.Duration) (found, error) 
 	if err != nil {
 		return found{}, fmt.Errorf("opening catalog %s: %w", path, err)
 	}
-	header := make([]byte, len(sqliteMagic))
-	n, err := io.ReadFull(f, header)
+	b := make([]byte, headerSize)
+	n, err := io.ReadFull(f, b)
+	var size int64
+	if st, serr := f.Stat(); serr == nil {
+		size = st.Size()
+	}
 	f.Close()
 	switch {
-	case n == 0 && (err == io.EOF || err == nil):
+	case n == 0 && errors.Is(err, io.EOF):
 		return found{}, nil // an empty file becomes a new catalog
-	case errors.Is(err, io.ErrUnexpectedEOF) || (err == nil && !bytes.Equal(header, sqliteMagic)):
-		return found{}, fmt.Errorf("opening catalog %s: %w: it is not an SQLite database; "+
-			"point --db or CAPBRIDGE_DB at another file", path, ErrNotCatalog)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return found{}, notSQLite(path)
 	case err != nil:
 		return found{}, fmt.Errorf("opening catalog %s: %w", path, err)
 	}
+	h := parseHeader(b, size)
+	if !h.magicSeen {
+		return found{}, notSQLite(path)
+	}
+	if h.appID != 0 && h.appID != applicationID {
+		return check(path, int(h.appID), h.version, 1)
+	}
+	if _, err := os.Stat(path + "-wal"); !h.wal || err != nil {
+		objects := 0
+		if h.pages > 1 {
+			objects = 1 // page 1 holds an empty schema; more pages hold something
+		}
+		return check(path, int(h.appID), h.version, objects)
+	}
+	return probeLive(ctx, path, busy)
+}
 
-	// The header's own application_id may be stale while a new catalog's
-	// first transaction sits in the WAL, so ask SQLite, read-only.
+// probeLive asks SQLite, through a read-only connection, what a WAL
+// database holds.
+func probeLive(ctx context.Context, path string, busy time.Duration) (found, error) {
 	db, err := sql.Open("sqlite", dsn(path, busy, true))
 	if err != nil {
 		return found{}, fmt.Errorf("opening catalog %s: %w", path, err)
@@ -58,8 +110,7 @@ func probe(ctx context.Context, path string, busy time.Duration) (found, error) 
 		Scan(&appID, &version, &objects)
 	switch {
 	case isNotADB(err):
-		return found{}, fmt.Errorf("opening catalog %s: %w: it is not an SQLite database; "+
-			"point --db or CAPBRIDGE_DB at another file", path, ErrNotCatalog)
+		return found{}, notSQLite(path)
 	case isBusy(err):
 		return found{}, fmt.Errorf("opening catalog %s: %w: another capbridge is writing it; try again (%w)",
 			path, ErrLocked, err)
@@ -67,6 +118,11 @@ func probe(ctx context.Context, path string, busy time.Duration) (found, error) 
 		return found{}, fmt.Errorf("opening catalog %s: %w", path, err)
 	}
 	return check(path, appID, version, objects)
+}
+
+func notSQLite(path string) error {
+	return fmt.Errorf("opening catalog %s: %w: it is not an SQLite database; "+
+		"point --db or CAPBRIDGE_DB at another file", path, ErrNotCatalog)
 }
 
 // check decides whether a database with this application_id, user_version

@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite"     // the pure-Go "sqlite" database/sql driver
@@ -97,14 +98,15 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	s := &Store{path: abs, db: db, logger: o.Logger, writes: make(chan struct{}, 1)}
-	if found.version < schemaVersion {
-		err = s.migrate(ctx)
-	} else {
-		err = db.PingContext(ctx)
-	}
-	if err != nil {
+	if err := s.useWAL(ctx, o.BusyTimeout); err != nil {
 		db.Close()
-		return nil, s.wrap("opening catalog", err)
+		return nil, err
+	}
+	if found.version < schemaVersion {
+		if err := s.migrate(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -122,7 +124,10 @@ func (s *Store) Path() string { return s.path }
 
 // dsn builds the driver's connection string for path. The pragmas are run
 // on every new connection; _txlock=immediate makes every read-write
-// transaction BEGIN IMMEDIATE (read-only ones stay deferred).
+// transaction BEGIN IMMEDIATE (read-only ones stay deferred). WAL mode is
+// not among them: it is persistent, and switching a new file to it takes
+// an exclusive lock without waiting on the busy timeout, so useWAL sets it
+// once.
 func dsn(path string, busy time.Duration, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
@@ -130,12 +135,40 @@ func dsn(path string, busy time.Duration, readOnly bool) string {
 		q.Set("mode", "ro")
 	} else {
 		q.Add("_pragma", "foreign_keys(1)")
-		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
 	}
 	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
 	return u.String()
+}
+
+// useWAL puts the database in WAL mode. On a file already in WAL mode
+// this only reads the header. Switching needs every other connection gone
+// for an instant and SQLite does not wait for that, so it retries until
+// the busy timeout.
+func (s *Store) useWAL(ctx context.Context, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		var mode string
+		err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode)
+		if err == nil && strings.EqualFold(mode, "wal") {
+			return nil
+		}
+		if err != nil && !isBusy(err) {
+			return fmt.Errorf("opening catalog %s: setting WAL mode: %w", s.path, err)
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("journal mode stayed %q", mode)
+			}
+			return s.wrap("opening catalog: setting WAL mode", err)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return fmt.Errorf("opening catalog %s: %w", s.path, ctx.Err())
+		}
+	}
 }
 
 // write runs fn in a write transaction (BEGIN IMMEDIATE), committing when
