@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -35,84 +35,181 @@ func (o object) get(key string) (any, bool) {
 	return nil, false
 }
 
-// errTrailingData reports JSON text followed by more than white space.
-var errTrailingData = errors.New("data after the JSON value")
+// errInvalidJSON reports text that is not one JSON value.
+var errInvalidJSON = errors.New("not a single JSON value")
 
 // decodeOrdered parses one JSON value from data, keeping object key order.
+// Numbers stay json.Number, so no digit is lost.
 func decodeOrdered(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("decoding JSON: %w", errInvalidJSON)
+	}
+	d := decoder{data: data}
+	v, err := d.value()
 	if err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("decoding JSON: %w", errTrailingData)
 	}
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch tok := tok.(type) {
-	case json.Delim:
-		switch tok {
-		case '{':
-			return decodeObject(dec)
-		case '[':
-			return decodeArray(dec)
+// decoder reads JSON that json.Valid has accepted; its checks only keep a
+// mistake from becoming a panic.
+type decoder struct {
+	data []byte
+	pos  int
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\r', '\n':
+			d.pos++
+		default:
+			return
 		}
-		return nil, fmt.Errorf("unexpected %q", rune(tok))
-	default:
-		return tok, nil // nil, bool, json.Number or string
 	}
 }
 
-func decodeObject(dec *json.Decoder) (object, error) {
+// next skips white space and returns the next byte, or 0 at the end.
+func (d *decoder) next() byte {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return 0
+	}
+	return d.data[d.pos]
+}
+
+func (d *decoder) value() (any, error) {
+	switch c := d.next(); c {
+	case '{':
+		return d.object()
+	case '[':
+		return d.array()
+	case '"':
+		return d.string()
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	case 'n':
+		return nil, d.literal("null")
+	default:
+		start := d.pos
+		for d.pos < len(d.data) && strings.IndexByte("+-.0123456789eE", d.data[d.pos]) >= 0 {
+			d.pos++
+		}
+		if d.pos == start {
+			return nil, fmt.Errorf("unexpected byte %q at offset %d", c, start)
+		}
+		return json.Number(d.data[start:d.pos]), nil
+	}
+}
+
+func (d *decoder) literal(word string) error {
+	if !bytes.HasPrefix(d.data[d.pos:], []byte(word)) {
+		return fmt.Errorf("expected %s at offset %d", word, d.pos)
+	}
+	d.pos += len(word)
+	return nil
+}
+
+// object reads an object; a repeated key keeps its first position and its
+// last value.
+func (d *decoder) object() (object, error) {
+	d.pos++ // '{'
 	obj := object{}
-	index := map[string]int{}
-	for dec.More() {
-		tok, err := dec.Token()
+	var index map[string]int
+	if d.next() == '}' {
+		d.pos++
+		return obj, nil
+	}
+	for {
+		if d.next() != '"' {
+			return nil, fmt.Errorf("expected a key at offset %d", d.pos)
+		}
+		key, err := d.string()
 		if err != nil {
 			return nil, err
 		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, fmt.Errorf("object key is %T, not a string", tok)
+		if d.next() != ':' {
+			return nil, fmt.Errorf("expected ':' at offset %d", d.pos)
 		}
-		val, err := decodeValue(dec)
+		d.pos++
+		val, err := d.value()
 		if err != nil {
 			return nil, err
+		}
+		if index == nil {
+			index = map[string]int{}
 		}
 		if i, seen := index[key]; seen {
 			obj[i].val = val
-			continue
+		} else {
+			index[key] = len(obj)
+			obj = append(obj, member{key: key, val: val})
 		}
-		index[key] = len(obj)
-		obj = append(obj, member{key: key, val: val})
+		switch d.next() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return obj, nil
+		default:
+			return nil, fmt.Errorf("expected ',' or '}' at offset %d", d.pos)
+		}
 	}
-	if _, err := dec.Token(); err != nil { // '}'
-		return nil, err
-	}
-	return obj, nil
 }
 
-func decodeArray(dec *json.Decoder) ([]any, error) {
+func (d *decoder) array() ([]any, error) {
+	d.pos++ // '['
 	arr := []any{}
-	for dec.More() {
-		v, err := decodeValue(dec)
+	if d.next() == ']' {
+		d.pos++
+		return arr, nil
+	}
+	for {
+		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
 		arr = append(arr, v)
+		switch d.next() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return arr, nil
+		default:
+			return nil, fmt.Errorf("expected ',' or ']' at offset %d", d.pos)
+		}
 	}
-	if _, err := dec.Token(); err != nil { // ']'
-		return nil, err
+}
+
+// string reads a string literal. One without escapes in valid UTF-8 is
+// taken as it is; any other goes through encoding/json, which unescapes it
+// and turns invalid UTF-8 into U+FFFD.
+func (d *decoder) string() (string, error) {
+	start := d.pos
+	plain := true
+	for d.pos++; d.pos < len(d.data); d.pos++ {
+		switch c := d.data[d.pos]; {
+		case c == '\\':
+			plain = false
+			d.pos++
+		case c == '"':
+			d.pos++
+			raw := d.data[start:d.pos]
+			if plain && utf8.Valid(raw) {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", fmt.Errorf("string at offset %d: %w", start, err)
+			}
+			return s, nil
+		}
 	}
-	return arr, nil
+	return "", fmt.Errorf("unterminated string at offset %d", start)
 }
 
 // compactJSON returns v as compact JSON without HTML escaping.

@@ -193,7 +193,7 @@ func decodeStructured(res *mcp.CallToolResult) (structuredData, error) {
 // parseJSONText decodes text holding one JSON object or array. A bare
 // scalar ("42", "true") is left as text.
 func parseJSONText(text string) (any, bool) {
-	if !looksLikeJSON(text) || !json.Valid([]byte(text)) {
+	if !looksLikeJSON(text) {
 		return nil, false
 	}
 	v, err := decodeOrdered([]byte(text))
