@@ -147,6 +147,9 @@ func printImportReport(w io.Writer, src string, doc *bridge.ConfigDoc, r bridge.
 	for _, name := range r.Loops {
 		fmt.Fprintf(w, "  skipped  %s: it runs capbridge itself\n", name)
 	}
+	for _, inv := range r.Invalid {
+		fmt.Fprintf(w, "  skipped  %s: %v\n", inv.Name, inv.Err)
+	}
 }
 
 // printClientSnippet prints the server map that makes the client start

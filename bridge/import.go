@@ -152,12 +152,20 @@ type ImportReport struct {
 	Same    []string // already configured with the same definition
 	Clashed []string // already configured with a different definition: skipped
 	Loops   []string // would run capbridge itself: skipped
+	Invalid []InvalidServer
+}
+
+// InvalidServer is a server [ConfigDoc.Merge] skipped because capbridge
+// could not run it as written.
+type InvalidServer struct {
+	Name string
+	Err  error
 }
 
 // Merge copies src's servers that are not configured here, as they are
 // written (env and header values included, unexpanded). It overwrites
-// nothing, and skips servers that run capbridge itself; self is the path of
-// the running binary, or "".
+// nothing, and skips servers that run capbridge itself (self is the path of
+// the running binary, or "") and servers [ParseConfig] would refuse.
 func (d *ConfigDoc) Merge(src *ConfigDoc, self string) ImportReport {
 	var r ImportReport
 	for _, name := range src.servers.keys {
@@ -171,11 +179,27 @@ func (d *ConfigDoc) Merge(src *ConfigDoc, self string) ImportReport {
 		case ok:
 			r.Clashed = append(r.Clashed, name)
 		default:
+			if err := checkServer(src.Path, name, def); err != nil {
+				r.Invalid = append(r.Invalid, InvalidServer{Name: name, Err: err})
+				continue
+			}
 			d.servers.set(name, def)
 			r.Added = append(r.Added, name)
 		}
 	}
 	return r
+}
+
+// checkServer loads a config holding only this server, as serve would.
+func checkServer(path, name string, def json.RawMessage) error {
+	one := newOrderedObject()
+	one.set(name, def)
+	servers, err := one.marshal()
+	if err != nil {
+		return err
+	}
+	_, err = ParseConfig(append(append([]byte(`{"mcpServers":`), servers...), '}'), path)
+	return err
 }
 
 // RunsCapbridge reports whether a server definition starts capbridge: its

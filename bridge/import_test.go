@@ -22,6 +22,7 @@ func TestMerge(t *testing.T) {
 	tests := []struct {
 		dir                         string
 		added, same, clashed, loops []string
+		invalid                     []string
 		serversKey                  string
 	}{
 		{dir: "fresh", added: []string{"everything"}, serversKey: ServersKeyMCP},
@@ -30,6 +31,7 @@ func TestMerge(t *testing.T) {
 		{dir: "unknown-keys", added: []string{"sqlite"}, serversKey: ServersKeyMCP},
 		{dir: "vscode", added: []string{"fetch", "api"}, serversKey: ServersKeyVSCode},
 		{dir: "vscode-settings", added: []string{"time"}, serversKey: ServersKeyVSCode},
+		{dir: "invalid", added: []string{"ok", "off"}, invalid: []string{"both", "neither"}, serversKey: ServersKeyMCP},
 		{dir: "loop", added: []string{"capbridge-docs"}, loops: []string{"capbridge", "bridge2"}, serversKey: ServersKeyMCP},
 	}
 	for _, tt := range tests {
@@ -48,6 +50,14 @@ func TestMerge(t *testing.T) {
 			checkNames(t, "same", report.Same, tt.same)
 			checkNames(t, "clashed", report.Clashed, tt.clashed)
 			checkNames(t, "loops", report.Loops, tt.loops)
+			var invalid []string
+			for _, inv := range report.Invalid {
+				invalid = append(invalid, inv.Name)
+				if strings.Contains(inv.Err.Error(), "secret-value") {
+					t.Errorf("error for %q shows a value: %v", inv.Name, inv.Err)
+				}
+			}
+			checkNames(t, "invalid", invalid, tt.invalid)
 
 			got, err := dst.Marshal()
 			if err != nil {
