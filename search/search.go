@@ -1,4 +1,232 @@
-// Package search ranks catalog tools for a free-text intent by fusing three
-// legs over the store: FTS5 words (BM25), FTS5 trigrams (typos and
-// fragments) and optional sqlite-vec embeddings.
+// Package search ranks catalog tools for a free-text intent. A [Searcher]
+// runs up to three legs over the store side by side (FTS5 words with BM25,
+// FTS5 trigrams for typos and fragments, and optional sqlite-vec embeddings
+// from an OpenAI-compatible endpoint through an [Embedder]) and fuses them
+// by reciprocal-rank fusion into [Result]s. [Ingest] normalizes a server's
+// raw tools and stores them with their search text ([Document]) and
+// embeddings; [Evaluate] measures a Searcher on a labelled query set.
 package search
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/capbridge/capbridge/store"
+	"golang.org/x/sync/errgroup"
+)
+
+// Options configure a Searcher. A nil *Options, and any zero field, means
+// the default.
+type Options struct {
+	// Logger receives warnings (an embedder going down); default discard.
+	Logger *slog.Logger
+	// Embedder enables the vector leg; nil runs words and trigrams only.
+	Embedder *Embedder
+	// ColumnWeights weight the BM25 columns name, description, parameter
+	// names, parameter descriptions and enum values. Default 2, 1, 2, 0.3, 2.
+	ColumnWeights [5]float64
+	// LegWeights weight each leg's reciprocal ranks in the fusion, indexed
+	// by Leg. Default words 1, trigrams 0.25, vectors 1.
+	LegWeights [numLegs]float64
+	// RRFK is the rank offset k of reciprocal-rank fusion. Default 60.
+	RRFK float64
+	// Candidates is how many tools each leg returns before fusion. Default 50.
+	Candidates int
+	// Cut drops results whose fused score is below Cut times the best
+	// result's: a weak tail is left out instead of padding. Default 0.2;
+	// negative keeps every result up to the limit.
+	Cut float64
+}
+
+// Defaults, documented on Options.
+var (
+	defaultColumnWeights = [5]float64{2, 1, 2, 0.3, 2}
+	defaultLegWeights    = [numLegs]float64{LegWords: 1, LegTrigrams: 0.25, LegVectors: 1}
+)
+
+const (
+	defaultRRFK       = 60
+	defaultCandidates = 50
+	defaultCut        = 0.2
+	// maxCandidates bounds the widening of a scoped search.
+	maxCandidates = 3200
+)
+
+// Searcher ranks the tools of one store. It is safe for concurrent use.
+type Searcher struct {
+	st       *store.Store
+	logger   *slog.Logger
+	embedder *Embedder
+	columns  [5]float64
+	fusion   fusion
+	cands    int
+	cut      float64
+}
+
+// New returns a Searcher over st.
+func New(st *store.Store, opts *Options) *Searcher {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	s := &Searcher{
+		st:       st,
+		logger:   o.Logger,
+		embedder: o.Embedder,
+		columns:  o.ColumnWeights,
+		fusion:   fusion{weights: o.LegWeights, k: o.RRFK},
+		cands:    o.Candidates,
+		cut:      o.Cut,
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if s.columns == [5]float64{} {
+		s.columns = defaultColumnWeights
+	}
+	if s.fusion.weights == [numLegs]float64{} {
+		s.fusion.weights = defaultLegWeights
+	}
+	if s.fusion.k <= 0 {
+		s.fusion.k = defaultRRFK
+	}
+	if s.cands <= 0 {
+		s.cands = defaultCandidates
+	}
+	if s.cut == 0 {
+		s.cut = defaultCut
+	}
+	return s
+}
+
+// Query shapes one search.
+type Query struct {
+	// Limit is the most results returned; <= 0 means 3, discovery's default.
+	Limit int
+	// Allowed reports whether a tool is in the request's scope; nil allows
+	// every tool. Tools out of scope are dropped before the limit and the
+	// cut apply.
+	Allowed func(server, tool string) bool
+	// Legs runs only these legs (evaluation runs each alone); nil runs all
+	// that are available. The exact-name rule applies whatever the legs.
+	Legs []Leg
+}
+
+// Result is one ranked tool.
+type Result struct {
+	ToolID int64
+	Server string
+	Name   string
+	// Score is the fused score (see fusion); higher is better.
+	Score float64
+	// Confidence in [0, 1] is Score divided by the score of a tool ranked
+	// first, with its leg's top score, by every leg that answered: 1 means
+	// every leg agreed this is the best match. A tool the intent names
+	// exactly has confidence 1.
+	Confidence float64
+	// Exact says the intent named this tool (its name or server/name).
+	Exact bool
+	// Legs says where each leg that found the tool placed it.
+	Legs []LegHit
+	// Tool is the stored row (record and card included).
+	Tool store.Tool
+}
+
+// Search ranks the tools in scope for intent, best first: at most q.Limit
+// results, fewer when the rest score far below the best (see Options.Cut).
+// A tool the intent names exactly comes first. A failing vector leg is
+// logged and skipped; a failing words or trigram leg fails the search.
+func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 3
+	}
+	legs := s.legSet(q.Legs)
+	exact, err := s.exactTools(ctx, intent, q.Allowed)
+	if err != nil {
+		return nil, err
+	}
+	plan := s.plan(ctx, intent, legs)
+	if plan.empty() && len(exact) == 0 {
+		return nil, nil // nothing to search for: stop words, punctuation, emoji
+	}
+	for cands := s.cands; ; cands *= 4 {
+		ranked, answered, full, err := s.rank(ctx, plan, legs, cands)
+		if err != nil {
+			return nil, err
+		}
+		out, complete, err := s.resolve(ctx, ranked, exact, answered, q.Allowed, limit)
+		if err != nil {
+			return nil, err
+		}
+		// A narrow scope may have filtered every candidate: widen the legs.
+		if complete || !full || cands >= maxCandidates {
+			return out, nil
+		}
+	}
+}
+
+// legSet turns Query.Legs into a set, dropping the vector leg without an embedder.
+func (s *Searcher) legSet(want []Leg) [numLegs]bool {
+	var set [numLegs]bool
+	for _, l := range AllLegs {
+		set[l] = want == nil || slices.Contains(want, l)
+	}
+	if s.embedder == nil {
+		set[LegVectors] = false
+	}
+	return set
+}
+
+// rank runs the chosen legs side by side and fuses them. answered says
+// which legs returned without error; full says some leg filled cands, so
+// a wider call could find more.
+func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands int) (ranked []candidate, answered [numLegs]bool, full bool, err error) {
+	var hits [numLegs][]hit
+	var legErr [numLegs]error
+	g, gctx := errgroup.WithContext(ctx)
+	for _, l := range AllLegs {
+		if !legs[l] {
+			continue
+		}
+		g.Go(func() error {
+			hits[l], legErr[l] = s.runLeg(gctx, l, p, cands)
+			if l == LegVectors {
+				return nil // optional: logged by the embedder, never fatal
+			}
+			return legErr[l]
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, answered, false, err
+	}
+	for _, l := range AllLegs {
+		answered[l] = legs[l] && legErr[l] == nil
+		full = full || len(hits[l]) >= cands
+	}
+	return s.fusion.fuse(hits), answered, full, nil
+}
+
+// runLeg runs one leg for the plan.
+func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit, error) {
+	var hs []store.Hit
+	var err error
+	switch l {
+	case LegWords:
+		hs, err = s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
+	case LegTrigrams:
+		hs, err = s.st.MatchTrigrams(ctx, p.trigramExpr, cands)
+	case LegVectors:
+		hs, err = s.vectorHits(ctx, p.intent, cands)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search leg %s: %w", l, err)
+	}
+	out := make([]hit, len(hs))
+	for i, h := range hs {
+		out[i] = hit{id: h.ID, score: h.Score}
+	}
+	return out, nil
+}

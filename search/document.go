@@ -1,0 +1,114 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/store"
+)
+
+// Document prepares the search text of one normalized tool, one field per
+// column of the words table:
+//   - Name: the name's words (split on camelCase, snake_case, kebab-case,
+//     dots and slashes), then the raw name;
+//   - Desc: the title and the provider description, sanitized and cut to
+//     [schema.MaxProseChars] characters (the full description, not the card summary);
+//   - Params: top-level parameter names and the names one level below them
+//     (object properties and array item properties), split into words;
+//   - ParamDescs: the descriptions of those parameters, sanitized;
+//   - Enums: their enum values.
+func Document(t *schema.Tool) store.Doc {
+	rec := &t.Record
+	desc := rec.Description
+	if rec.Title != "" && !strings.Contains(desc, rec.Title) {
+		desc = rec.Title + ". " + desc
+	}
+	p := paramText(rec.InputSchema)
+	return store.Doc{
+		Name:       strings.Join(append(nameWords(rec.Name), rec.Name), " "),
+		Desc:       sanitize(desc),
+		Params:     strings.Join(p.names, " "),
+		ParamDescs: sanitize(strings.Join(p.descs, " \n")),
+		Enums:      strings.Join(p.enums, " "),
+	}
+}
+
+// sanitize runs provider prose through the schema package's sanitizer, at
+// the contract's prose bound.
+func sanitize(s string) string {
+	out, _ := schema.Sanitize(s, schema.MaxProseChars)
+	return out
+}
+
+// params is the searchable text of an input schema's parameters.
+type params struct {
+	names, descs, enums []string
+}
+
+// propSchema is the part of a JSON Schema property the search text needs.
+type propSchema struct {
+	Description string                     `json:"description"`
+	Enum        []json.RawMessage          `json:"enum"`
+	Properties  map[string]json.RawMessage `json:"properties"`
+	Items       json.RawMessage            `json:"items"`
+}
+
+// maxEnumValues bounds how many enum values of one parameter are indexed.
+const maxEnumValues = 32
+
+// paramText collects parameter names, descriptions and enum values from an
+// input schema, top level and one level nested. A schema that does not
+// parse contributes nothing: the tool stays findable by name and prose.
+func paramText(raw json.RawMessage) params {
+	var p params
+	var root propSchema
+	if json.Unmarshal(raw, &root) != nil {
+		return p
+	}
+	p.addProps(root.Properties, 1)
+	return p
+}
+
+func (p *params) addProps(props map[string]json.RawMessage, depth int) {
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p.names = append(p.names, nameWords(n)...)
+		var s propSchema
+		if json.Unmarshal(props[n], &s) != nil {
+			continue
+		}
+		if s.Description != "" {
+			p.descs = append(p.descs, s.Description)
+		}
+		for i, e := range s.Enum {
+			if i == maxEnumValues {
+				break
+			}
+			p.enums = append(p.enums, enumText(e))
+		}
+		if depth > 1 {
+			continue
+		}
+		p.addProps(s.Properties, depth+1)
+		var items propSchema
+		if len(s.Items) > 0 && json.Unmarshal(s.Items, &items) == nil {
+			p.addProps(items.Properties, depth+1)
+		}
+	}
+}
+
+// enumText renders one enum value as words: strings unquoted, others as JSON.
+func enumText(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return fmt.Sprint(string(v))
+}

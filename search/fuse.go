@@ -1,0 +1,135 @@
+package search
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Leg is one way of ranking tools for an intent.
+type Leg int
+
+// The legs, in the order results report them.
+const (
+	LegWords    Leg = iota // FTS5 BM25 over words, porter-stemmed
+	LegTrigrams            // FTS5 trigrams: typos and fragments
+	LegVectors             // sqlite-vec KNN over embeddings
+	numLegs
+)
+
+// AllLegs lists every leg, for callers that run them one at a time.
+var AllLegs = []Leg{LegWords, LegTrigrams, LegVectors}
+
+func (l Leg) String() string {
+	switch l {
+	case LegWords:
+		return "words"
+	case LegTrigrams:
+		return "trigrams"
+	case LegVectors:
+		return "vectors"
+	}
+	return "unknown"
+}
+
+// LegHit is where one leg placed a result: its 1-based rank and its raw
+// score in that leg (higher is better: -bm25 for the FTS5 legs,
+// 1/(1+distance) for vectors).
+type LegHit struct {
+	Leg   Leg
+	Rank  int
+	Score float64
+}
+
+// hit is one leg's answer for one tool, before fusion. It mirrors
+// store.Hit so that fusion can be tested without a database.
+type hit struct {
+	id    int64
+	score float64
+}
+
+// candidate is one tool after fusion.
+type candidate struct {
+	id    int64
+	fused float64
+	legs  []LegHit
+}
+
+// fusion holds the tuning of the reciprocal-rank fusion.
+type fusion struct {
+	weights [numLegs]float64
+	k       float64
+}
+
+// fuse merges the legs' ranked hits by score-weighted reciprocal-rank
+// fusion: a tool at rank r (1-based) in leg l with score s earns
+//
+//	weight[l] * (s / best[l]) / (k + r)
+//
+// where best[l] is the top score of that leg for this intent, and its fused
+// score is the sum over legs. Scaling by s/best keeps RRF's robustness to
+// incomparable score scales while letting a clear gap inside a leg show in
+// the fused score, which is what the cut below the best result measures.
+// Legs with no positive score fall back to plain RRF. The result is in
+// fused order, ties broken by the words leg and then by id.
+func (f fusion) fuse(legs [numLegs][]hit) []candidate {
+	byID := make(map[int64]int)
+	var out []candidate
+	for l, hits := range legs {
+		if len(hits) == 0 {
+			continue
+		}
+		best := hits[0].score
+		for _, h := range hits {
+			best = max(best, h.score)
+		}
+		for i, h := range hits {
+			q := 1.0
+			if best > 0 && h.score > 0 {
+				q = h.score / best
+			} else if best > 0 {
+				q = 0
+			}
+			j, ok := byID[h.id]
+			if !ok {
+				j = len(out)
+				byID[h.id] = j
+				out = append(out, candidate{id: h.id})
+			}
+			c := &out[j]
+			c.fused += f.weights[l] * q / (f.k + float64(i+1))
+			c.legs = append(c.legs, LegHit{Leg: Leg(l), Rank: i + 1, Score: h.score})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int {
+		if c := cmp.Compare(b.fused, a.fused); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.wordsRank(), b.wordsRank()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	return out
+}
+
+// max fused score a tool can reach with these legs answering: first, with
+// the top score, in each of them. Confidence is measured against it.
+func (f fusion) ceiling(answered [numLegs]bool) float64 {
+	var m float64
+	for l, ok := range answered {
+		if ok {
+			m += f.weights[l] / (f.k + 1)
+		}
+	}
+	return m
+}
+
+// wordsRank is the candidate's rank in the words leg, or a large number.
+func (c candidate) wordsRank() int {
+	for _, h := range c.legs {
+		if h.Leg == LegWords {
+			return h.Rank
+		}
+	}
+	return 1 << 30
+}

@@ -1,0 +1,159 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/store"
+)
+
+// IngestOptions configure Ingest. A nil *IngestOptions means defaults.
+type IngestOptions struct {
+	// Logger receives a warning when embedding fails; default discard.
+	Logger *slog.Logger
+	// Embedder, if set, embeds new and changed tools after they are stored.
+	Embedder *Embedder
+}
+
+// IngestReport says what Ingest did with one server's catalog.
+type IngestReport struct {
+	Server   string
+	Stored   int              // searchable tools stored
+	Refused  []schema.Refusal // tools refused, with reasons (stored for `capbridge servers`)
+	Bytes    int64            // bytes of the raw catalog
+	Embedded int              // tools embedded by the endpoint in this run
+	Cached   int              // tools whose embedding came from the cache
+	// EmbedErr is the embedding failure, if any; the catalog is stored
+	// and searchable without vectors all the same.
+	EmbedErr error
+}
+
+// Ingest normalizes a server's raw tools (as tools/list sent them),
+// prepares their search text and replaces the server's stored catalog in
+// one transaction. Refused tools are stored with their reason and are
+// never searchable. With an embedder it then embeds the searchable tools
+// that have no vector yet, reusing cached vectors by content hash, so a
+// refresh embeds only what changed; an embedding failure is logged once
+// and reported, and does not fail the ingest. srv.Bytes, when zero, is
+// set to the raw catalog's size.
+func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.RawMessage, opts *IngestOptions) (*IngestReport, error) {
+	var o IngestOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	rep := &IngestReport{Server: srv.Name}
+	for _, r := range raws {
+		rep.Bytes += int64(len(r))
+	}
+	if srv.Bytes == 0 {
+		srv.Bytes = rep.Bytes
+	}
+	tools, refused := schema.NormalizeCatalog(srv.Name, raws)
+	rows, err := catalogRows(tools, refused)
+	if err != nil {
+		return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
+	}
+	if err := st.ReplaceCatalog(ctx, srv, rows); err != nil {
+		return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
+	}
+	rep.Stored, rep.Refused = len(tools), refused
+	if o.Embedder != nil {
+		rep.Embedded, rep.Cached, rep.EmbedErr = embedMissing(ctx, st, o.Embedder)
+		if rep.EmbedErr != nil {
+			o.Logger.Warn("search: embedding the catalog failed; it is searchable without vectors",
+				"server", srv.Name, "err", rep.EmbedErr)
+		}
+	}
+	return rep, nil
+}
+
+// catalogRows turns normalized and refused tools into store rows. Refused
+// tools keep their reason; one with no name, or a name already taken (a
+// duplicate), is stored under a label that says so, since stored names are
+// unique per server.
+func catalogRows(tools []*schema.Tool, refused []schema.Refusal) ([]store.Tool, error) {
+	rows := make([]store.Tool, 0, len(tools)+len(refused))
+	taken := make(map[string]bool, len(tools)+len(refused))
+	for _, t := range tools {
+		rec, err := json.Marshal(t.Record)
+		if err != nil {
+			return nil, fmt.Errorf("encoding record of %q: %w", t.Record.Name, err)
+		}
+		card, err := json.Marshal(t.Card)
+		if err != nil {
+			return nil, fmt.Errorf("encoding card of %q: %w", t.Record.Name, err)
+		}
+		taken[t.Record.Name] = true
+		rows = append(rows, store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t)})
+	}
+	for i, r := range refused {
+		name := r.Tool
+		if name == "" {
+			name = "(unnamed)"
+		}
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s (refused #%d)", r.Tool, i+n-1)
+		}
+		taken[name] = true
+		rows = append(rows, store.Tool{Name: name, Refusal: r.Reason})
+	}
+	return rows, nil
+}
+
+// embedMissing embeds every searchable tool without a vector: from the
+// cache when its content hash was embedded before by this model, else
+// through the endpoint in batches.
+func embedMissing(ctx context.Context, st *store.Store, e *Embedder) (embedded, cached int, err error) {
+	if e.Dim() == 0 {
+		// Learn the dimension with a first small call before creating the table.
+		if _, err := e.Embed(ctx, []string{"dimension probe"}); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := st.EnsureVectors(ctx, e.Dim()); err != nil {
+		return 0, 0, fmt.Errorf("preparing vector table: %w", err)
+	}
+	missing, err := st.ToolsWithoutVectors(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	var vs []store.Vector
+	var todo []store.Tool
+	for _, t := range missing {
+		v, ok, err := st.CachedVector(ctx, e.Model(), t.ContentHash)
+		if err != nil {
+			return 0, 0, err
+		}
+		if ok && len(v) == e.Dim() {
+			vs = append(vs, store.Vector{ToolID: t.ID, ContentHash: t.ContentHash, Vec: v})
+			continue
+		}
+		todo = append(todo, t)
+	}
+	cached = len(vs)
+	texts := make([]string, len(todo))
+	for i, t := range todo {
+		texts[i] = embedText(t.Doc)
+	}
+	if len(texts) > 0 {
+		got, err := e.Embed(ctx, texts)
+		if err != nil {
+			return 0, 0, err
+		}
+		for i, t := range todo {
+			vs = append(vs, store.Vector{ToolID: t.ID, ContentHash: t.ContentHash, Vec: got[i]})
+		}
+	}
+	if len(vs) > 0 {
+		if err := st.PutVectors(ctx, e.Model(), vs); err != nil {
+			return 0, 0, fmt.Errorf("storing vectors: %w", err)
+		}
+	}
+	return len(todo), cached, nil
+}

@@ -1,0 +1,103 @@
+package search
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// ToolKey names one tool across servers.
+type ToolKey struct {
+	Server string `json:"server"`
+	Name   string `json:"name"`
+}
+
+// Metrics are retrieval figures averaged over a query set, defined as in
+// ../shared/bench/eval_bm25_reference.py: recall@k = |top-k ∩ relevant| /
+// |relevant|; hit@5 = 1 if any relevant tool is in the top 5; MRR = 1 / rank
+// of the first relevant tool among the returned results (0 if none). The
+// reference ranks 100 tools; here the ranked list is what Search returned
+// for the evaluation limit, exactly what discovery would show.
+type Metrics struct {
+	Recall1 float64 `json:"recall@1"`
+	Recall3 float64 `json:"recall@3"`
+	Recall5 float64 `json:"recall@5"`
+	Hit5    float64 `json:"hit@5"`
+	MRR     float64 `json:"mrr"`
+	P50ms   float64 `json:"p50_ms"`
+	P95ms   float64 `json:"p95_ms"`
+	Queries int     `json:"queries"`
+	Tools   int     `json:"tools"`
+}
+
+// tally accumulates Metrics one query at a time.
+type tally struct {
+	sum       Metrics
+	latencies []time.Duration
+}
+
+// add scores one query: ranked is what the search returned, best first.
+func (t *tally) add(ranked []ToolKey, relevant []ToolKey, took time.Duration) {
+	rel := make(map[ToolKey]bool, len(relevant))
+	for _, r := range relevant {
+		rel[r] = true
+	}
+	t.sum.Queries++
+	t.latencies = append(t.latencies, took)
+	if len(rel) == 0 {
+		return
+	}
+	recall := func(k int) float64 {
+		seen := make(map[ToolKey]bool)
+		for _, r := range ranked[:min(k, len(ranked))] {
+			if rel[r] {
+				seen[r] = true
+			}
+		}
+		return float64(len(seen)) / float64(len(rel))
+	}
+	t.sum.Recall1 += recall(1)
+	t.sum.Recall3 += recall(3)
+	t.sum.Recall5 += recall(5)
+	if recall(5) > 0 {
+		t.sum.Hit5++
+	}
+	for i, r := range ranked {
+		if rel[r] {
+			t.sum.MRR += 1 / float64(i+1)
+			break
+		}
+	}
+}
+
+// metrics returns the averages, with latency percentiles in milliseconds.
+func (t *tally) metrics(tools int) Metrics {
+	m := t.sum
+	m.Tools = tools
+	if n := float64(m.Queries); n > 0 {
+		m.Recall1 = round4(m.Recall1 / n)
+		m.Recall3 = round4(m.Recall3 / n)
+		m.Recall5 = round4(m.Recall5 / n)
+		m.Hit5 = round4(m.Hit5 / n)
+		m.MRR = round4(m.MRR / n)
+	}
+	m.P50ms = percentileMS(t.latencies, 50)
+	m.P95ms = percentileMS(t.latencies, 95)
+	return m
+}
+
+// percentileMS is the nearest-rank percentile p of ds, in milliseconds
+// rounded to microseconds; 0 for no samples.
+func percentileMS(ds []time.Duration, p int) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(math.Ceil(float64(p)/100*float64(len(s)))) - 1
+	i = max(0, min(i, len(s)-1))
+	return math.Round(float64(s[i].Microseconds())) / 1000
+}
+
+// round4 rounds to four decimals, as the reference script prints.
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -1,0 +1,107 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// words splits free text into lower-cased word tokens: runs of letters and
+// digits, with identifiers also split on camelCase humps. Anything else
+// (punctuation, quotes, operators, emoji) separates words and is dropped, so
+// a token is always safe to quote in an FTS5 expression.
+func words(text string) []string {
+	var out []string
+	for _, run := range alnumRuns(text) {
+		out = append(out, humps(run)...)
+	}
+	return out
+}
+
+// nameWords splits a tool name on dots, underscores, hyphens, slashes and
+// camelCase humps: "AclApi.add_mapping" -> acl api add mapping.
+func nameWords(name string) []string { return words(name) }
+
+// alnumRuns returns the maximal runs of letters and digits in s.
+func alnumRuns(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// humps splits one run of letters and digits at lower-to-upper changes
+// ("getUserID" -> get user id, "HTTPServer" -> http server) and lower-cases
+// the parts. A run without humps comes back as one lower-cased word.
+func humps(run string) []string {
+	rs := []rune(run)
+	var out []string
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		prev, cur := rs[i-1], rs[i]
+		split := (unicode.IsLower(prev) || unicode.IsDigit(prev)) && unicode.IsUpper(cur)
+		// "HTTPServer": split before the last upper of an upper run followed by a lower.
+		if !split && unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(rs) && unicode.IsLower(rs[i+1]) {
+			split = true
+		}
+		if split {
+			out = append(out, strings.ToLower(string(rs[start:i])))
+			start = i
+		}
+	}
+	return append(out, strings.ToLower(string(rs[start:])))
+}
+
+// queryWords returns the distinct words of an intent worth searching for,
+// in order: stop words dropped, words over maxWordRunes dropped (no
+// tool-domain word is that long; such runs are pasted blobs).
+func queryWords(intent string) []string {
+	seen := make(map[string]bool)
+	var out []string
+	for _, w := range words(intent) {
+		if seen[w] || stopWords[w] || utf8.RuneCountInString(w) > maxWordRunes {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// maxWordRunes bounds the length of one query word.
+const maxWordRunes = 40
+
+// stopWords are English function words and chat filler that carry no
+// information about which tool is wanted. Words that name tool actions
+// (get, find, show, list, search, send, open) are deliberately absent.
+var stopWords = setOf(
+	// English function words.
+	"a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are",
+	"as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but",
+	"by", "can", "cannot", "could", "did", "do", "does", "doing", "during", "each",
+	"few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here",
+	"hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it",
+	"its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not",
+	"of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out",
+	"over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the",
+	"their", "theirs", "them", "themselves", "then", "there", "these", "they", "this",
+	"those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were",
+	"what", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
+	"would", "you", "your", "yours", "yourself", "yourselves", "s", "t", "d", "ll", "m",
+	"re", "ve", "also", "been", "shall", "may", "might", "must", "us", "within", "whether",
+	"given", "using", "use", "via", "etc", "e", "g", "ie", "eg",
+	// Chat filler.
+	"please", "pls", "plz", "help", "hi", "hello", "hey", "thanks", "thank", "kindly",
+	"want", "wanna", "need", "needs", "like", "would", "let", "lets", "know", "tell",
+	"something", "anything", "someone", "somebody", "able", "possible", "ok", "okay",
+	"maybe", "perhaps", "currently", "really", "actually", "just", "quick", "quickly",
+	"way", "ways", "tool", "tools", "thing", "things", "looking", "trying", "try",
+	"recommend", "suggest", "assist", "provide", "give", "going",
+)
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
