@@ -385,7 +385,28 @@ func positioned(data []byte, err error) error {
 		return err
 	}
 	line, col := lineCol(data, offset)
+	if typ != nil {
+		return fmt.Errorf("line %d, column %d: %q must be %s, not %s", line, col, typ.Field, jsonKind(typ.Type.String()), typ.Value)
+	}
 	return fmt.Errorf("line %d, column %d: %w", line, col, err)
+}
+
+// jsonKind names a Go type of the file structs the way the file spells it,
+// keeping encoding/json's Go type names out of config messages.
+func jsonKind(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "[]string":
+		return "a list of strings"
+	case "map[string]string":
+		return "an object of strings"
+	case "bool":
+		return "true or false"
+	case "int":
+		return "a whole number"
+	}
+	return "an object"
 }
 
 // lineCol turns a byte offset into a 1-based line and column.
