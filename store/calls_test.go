@@ -1,0 +1,45 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestCallTotals(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	at := time.UnixMilli(1_790_000_000_000)
+	calls := []Call{
+		{At: at, Server: "mail", Tool: "send", BytesIn: 10, BytesOut: 100, TokensIn: 3, TokensOut: 25, Pages: 1, Latency: 40 * time.Millisecond, Outcome: OutcomeOK},
+		{At: at.Add(time.Minute), Server: "mail", Tool: "send", BytesIn: 20, BytesOut: 0, Pages: 0, Latency: 5 * time.Millisecond, Outcome: "invalid_params"},
+		{At: at, Server: "chat", Tool: "post", BytesIn: 1, BytesOut: 2, TokensIn: 1, TokensOut: 1, Pages: 2, Latency: time.Second, Outcome: OutcomeOK},
+	}
+	for _, c := range calls {
+		if err := s.RecordCall(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.CallTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CallTotal{
+		{Server: "chat", Tool: "post", Calls: 1, BytesIn: 1, BytesOut: 2, TokensIn: 1, TokensOut: 1, Pages: 2, Latency: time.Second, First: at, Last: at},
+		{Server: "mail", Tool: "send", Calls: 2, Failures: 1, BytesIn: 30, BytesOut: 100, TokensIn: 3, TokensOut: 25, Pages: 1,
+			Latency: 45 * time.Millisecond, First: at, Last: at.Add(time.Minute)},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("CallTotals = %+v", got)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if !g.First.Equal(w.First) || !g.Last.Equal(w.Last) {
+			t.Errorf("%d: first/last %v %v, want %v %v", i, g.First, g.Last, w.First, w.Last)
+		}
+		g.First, g.Last, w.First, w.Last = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+		if g != w {
+			t.Errorf("%d: %+v, want %+v", i, g, w)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package store
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+)
+
+func TestMatchWordsWeightsOrder(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	mustReplace(t, s, "w",
+		Tool{Name: "forecast", Doc: Doc{Name: "weather forecast", Desc: "Tomorrow at a glance"}},
+		Tool{Name: "outlook", Doc: Doc{Name: "outlook", Desc: "Seven days of weather: weather maps, weather alerts"}},
+		Tool{Name: "alerts", Doc: Doc{Name: "alerts", Desc: "Storm alerts", Params: "weather station"}},
+	)
+	tools, _ := s.Tools(ctx, "w")
+	id := make(map[string]int64)
+	for _, tl := range tools {
+		id[tl.Name] = tl.ID
+	}
+	tests := []struct {
+		name    string
+		weights [5]float64
+		first   string
+	}{
+		{"name heavy", [5]float64{10, 1, 1, 1, 1}, "forecast"},
+		{"desc heavy", [5]float64{1, 10, 1, 1, 1}, "outlook"},
+		{"params heavy", [5]float64{1, 1, 50, 1, 1}, "alerts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hits, err := s.MatchWords(ctx, "weather", tt.weights, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) != 3 || hits[0].ID != id[tt.first] {
+				t.Errorf("hits %v, want 3 led by %s (%d)", hits, tt.first, id[tt.first])
+			}
+			for i := 1; i < len(hits); i++ {
+				if hits[i].Score > hits[i-1].Score {
+					t.Errorf("scores not descending: %v", hits)
+				}
+			}
+			if hits[0].Score <= 0 {
+				t.Errorf("best score %v, want > 0", hits[0].Score)
+			}
+		})
+	}
+	if hits, _ := s.MatchWords(ctx, "weathers", [5]float64{1, 1, 1, 1, 1}, 1); len(hits) != 1 {
+		t.Errorf("porter stemming: limit 1 gave %v", hits)
+	}
+}
+
+func TestMatchRejectsHostileExpressions(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	mustReplace(t, s, "mail", tool("send_message", "Send an email"))
+	hostile := []string{`"unterminated`, `AND`, `send AND`, `(send`, `send)`, `NEAR(`, `*`, `nocolumn:send`,
+		`'); DROP TABLE tools; --`, `^`, `send NOT`, "\x00", `"" OR`}
+	for _, expr := range hostile {
+		if _, err := s.MatchWords(ctx, expr, [5]float64{1, 1, 1, 1, 1}, 5); err == nil {
+			t.Errorf("MatchWords(%q) gave no error", expr)
+		}
+		if _, err := s.MatchTrigrams(ctx, expr, 5); err == nil && expr != `*` {
+			t.Logf("MatchTrigrams(%q) accepted", expr)
+		}
+		s.NearTerms(ctx, expr, 5) // must not panic
+	}
+	if n := count(t, s, "SELECT count(*) FROM tools"); n != 1 {
+		t.Errorf("tools table damaged: %d rows", n)
+	}
+	for _, blank := range []string{"", "  \t"} {
+		hits, err := s.MatchWords(ctx, blank, [5]float64{1, 1, 1, 1, 1}, 5)
+		if err != nil || hits != nil {
+			t.Errorf("MatchWords(%q) = %v, %v; want nothing", blank, hits, err)
+		}
+	}
+}
+
+func TestMatchTrigramsAndNearTerms(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	mustReplace(t, s, "cal",
+		tool("list_calendars", "List every calendar of the account"),
+		tool("create_event", "Create an event in a calendar"),
+		tool("send_message", "Send a chat message"),
+	)
+	// "calender": the trigrams of the typo, OR-ed.
+	typo := `"cal" OR "ale" OR "len" OR "end" OR "nde" OR "der"`
+	hits, err := s.MatchTrigrams(ctx, typo, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send, _ := s.Tool(ctx, "cal", "send_message")
+	if len(hits) < 2 || slices.Contains(ids(hits)[:2], send.ID) {
+		t.Errorf("trigram hits %v: calendar tools should lead, not %d", hits, send.ID)
+	}
+	if hits, _ := s.MatchTrigrams(ctx, `"calender"`, 10); len(hits) != 0 {
+		t.Errorf("plain trigram MATCH of a typo found %v; the test's premise changed", hits)
+	}
+
+	terms, err := s.NearTerms(ctx, typo, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(terms) == 0 || terms[0] != (Term{Text: "calendar", Docs: 2}) {
+		t.Errorf("NearTerms = %v, want calendar (2 docs) first", terms)
+	}
+	if len(terms) > 3 {
+		t.Errorf("limit 3 gave %d terms", len(terms))
+	}
+
+	got, err := s.Terms(ctx, []string{"Calendar", "message", "calender", "an"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int{"Calendar": 2, "message": 1}; !mapsEqual(got, want) {
+		t.Errorf("Terms = %v, want %v", got, want)
+	}
+}
+
+func TestVocabularyCountsTools(t *testing.T) {
+	tests := []struct {
+		doc  Doc
+		want []string
+	}{
+		{Doc{Name: "send_message send message", Desc: "Send a message to Zoë's channel #42"},
+			[]string{"channel", "message", "send", "zoë"}},
+		{Doc{Desc: "an ox is 1 of 100", Enums: "ASC DESC"}, []string{"100", "asc", "desc"}},
+		{Doc{Params: "x-api-version user.email"}, []string{"api", "email", "user", "version"}},
+	}
+	for _, tt := range tests {
+		got := slices.Sorted(maps.Keys(vocabulary(tt.doc)))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("vocabulary(%+v) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
+}
