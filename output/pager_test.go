@@ -1,0 +1,260 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fakeClock is a clock tests move by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// pagedResult shapes n issue records under a small ceiling, so that they
+// need several pages.
+func pagedResult(t *testing.T, n int) *Shaped {
+	t.Helper()
+	sh, err := Shape(jsonResult(t, issueRecords(n)), &Options{MaxTokens: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.PageCount() < 3 {
+		t.Fatalf("%d records make %d pages, want at least 3", n, sh.PageCount())
+	}
+	return sh
+}
+
+// pageText returns the text of a one-content page and the cursor its
+// footer names, if any.
+func pageText(t *testing.T, res *mcp.CallToolResult) (text, cursor string) {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("page has %d contents, want 1", len(res.Content))
+	}
+	text = res.Content[0].(*mcp.TextContent).Text
+	if m := footerPattern.FindStringSubmatch(text); m != nil {
+		cursor = m[3]
+	}
+	return text, cursor
+}
+
+// footerCursor returns the cursor the last content's footer names, or "".
+func footerCursor(res *mcp.CallToolResult) string {
+	if len(res.Content) == 0 {
+		return ""
+	}
+	text, ok := res.Content[len(res.Content)-1].(*mcp.TextContent)
+	if !ok {
+		return ""
+	}
+	if m := footerPattern.FindStringSubmatch(text.Text); m != nil {
+		return m[3]
+	}
+	return ""
+}
+
+func TestNextGivesTheSamePageEveryTime(t *testing.T) {
+	p := NewPager(nil)
+	_, c1 := pageText(t, p.First(pagedResult(t, 20)))
+	if c1 == "" {
+		t.Fatal("first page has no cursor")
+	}
+	var texts []string
+	for range 3 {
+		res, err := p.Next(c1)
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		text, _ := pageText(t, res)
+		texts = append(texts, text)
+	}
+	if texts[0] != texts[1] || texts[1] != texts[2] {
+		t.Errorf("one cursor gave different pages:\n%s\n---\n%s", texts[0], texts[1])
+	}
+}
+
+func TestCursorLifetime(t *testing.T) {
+	const ttl = 10 * time.Minute
+	tests := []struct {
+		name   string
+		cursor func(issued string) string
+		wait   time.Duration
+		want   error
+	}{
+		{"fresh", func(c string) string { return c }, 0, nil},
+		{"just before the TTL", func(c string) string { return c }, ttl - time.Second, nil},
+		{"after the TTL", func(c string) string { return c }, ttl + time.Second, ErrCursorExpired},
+		{"remembered for an hour", func(c string) string { return c }, time.Hour - time.Second, ErrCursorExpired},
+		{"forgotten after an hour", func(c string) string { return c }, time.Hour + time.Second, ErrCursorUnknown},
+		{"forged", func(string) string { return "cur_" + strings.Repeat("A", 26) }, 0, ErrCursorUnknown},
+		{"tampered", func(c string) string { return c[:len(c)-1] + "Z" }, 0, ErrCursorUnknown},
+		{"empty", func(string) string { return "" }, 0, ErrCursorUnknown},
+		{"action id", func(string) string { return "act_" + strings.Repeat("A", 26) }, 0, ErrCursorUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := newFakeClock()
+			p := NewPager(&PagerOptions{TTL: ttl, Now: clock.Now})
+			_, issued := pageText(t, p.First(pagedResult(t, 20)))
+			cursor := tt.cursor(issued)
+			if cursor == issued && tt.name == "tampered" {
+				t.Skip("tampering left the cursor unchanged")
+			}
+			clock.Advance(tt.wait)
+			_, err := p.Next(cursor)
+			if !errors.Is(err, tt.want) {
+				t.Errorf("Next after %v: error %v, want %v", tt.wait, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCursorTTLCountsFromItsIssue(t *testing.T) {
+	clock := newFakeClock()
+	p := NewPager(&PagerOptions{TTL: 10 * time.Minute, Now: clock.Now})
+	_, c1 := pageText(t, p.First(pagedResult(t, 20)))
+	clock.Advance(9 * time.Minute)
+	res, err := p.Next(c1)
+	if err != nil {
+		t.Fatalf("Next(c1) at 9 min: %v", err)
+	}
+	_, c2 := pageText(t, res)
+	clock.Advance(6 * time.Minute) // c1 is 15 minutes old, c2 6
+	if _, err := p.Next(c1); !errors.Is(err, ErrCursorExpired) {
+		t.Errorf("Next(c1) at 15 min: %v, want %v", err, ErrCursorExpired)
+	}
+	if _, err := p.Next(c2); err != nil {
+		t.Errorf("Next(c2) 6 min after its issue: %v", err)
+	}
+}
+
+func TestEvictionOldestFirst(t *testing.T) {
+	older, newer := pagedResult(t, 20), pagedResult(t, 20)
+	p := NewPager(&PagerOptions{MaxBytes: 1}) // every result is over the cap
+	_, c1 := pageText(t, p.First(older))
+	if _, err := p.Next(c1); err != nil {
+		t.Fatalf("the newest result must be kept even over the cap: %v", err)
+	}
+	_, c2 := pageText(t, p.First(newer))
+	if _, err := p.Next(c1); !errors.Is(err, ErrCursorExpired) {
+		t.Errorf("Next on an evicted result: %v, want %v", err, ErrCursorExpired)
+	}
+	if _, err := p.Next(c2); err != nil {
+		t.Errorf("Next on the newest result: %v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.entries) != 1 || p.size != p.entries[0].size {
+		t.Errorf("after eviction %d results hold %d bytes, want the newest alone", len(p.entries), p.size)
+	}
+}
+
+func TestEvictionKeepsWhatFits(t *testing.T) {
+	sh := pagedResult(t, 20)
+	size := newEntry(sh).size
+	p := NewPager(&PagerOptions{MaxBytes: 2 * size})
+	var cursors []string
+	for range 3 {
+		_, c := pageText(t, p.First(sh))
+		cursors = append(cursors, c)
+	}
+	for i, want := range []error{ErrCursorExpired, nil, nil} {
+		if _, err := p.Next(cursors[i]); !errors.Is(err, want) {
+			t.Errorf("result %d: %v, want %v", i, err, want)
+		}
+	}
+}
+
+func TestExpiredResultsAreReleased(t *testing.T) {
+	clock := newFakeClock()
+	p := NewPager(&PagerOptions{TTL: time.Minute, Now: clock.Now})
+	p.First(pagedResult(t, 20))
+	clock.Advance(2 * time.Minute)
+	if _, err := p.Next("cur_unknown"); !errors.Is(err, ErrCursorUnknown) {
+		t.Fatalf("Next: %v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.entries) != 0 || p.size != 0 {
+		t.Errorf("%d expired results still hold %d bytes", len(p.entries), p.size)
+	}
+}
+
+func TestSinglePageIsNotKept(t *testing.T) {
+	sh, err := Shape(jsonResult(t, issueRecords(2)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPager(nil)
+	text, cursor := pageText(t, p.First(sh))
+	if cursor != "" || strings.Contains(text, "[truncated") {
+		t.Errorf("a one-page result has a footer:\n%s", text)
+	}
+	if len(p.cursors) != 0 || len(p.entries) != 0 {
+		t.Errorf("a one-page result was kept: %d cursors, %d results", len(p.cursors), len(p.entries))
+	}
+}
+
+func TestCursorsAreDistinct(t *testing.T) {
+	p := NewPager(nil)
+	sh := pagedResult(t, 20)
+	seen := map[string]bool{}
+	for range 50 {
+		_, c := pageText(t, p.First(sh))
+		if !strings.HasPrefix(c, "cur_") || len(c) < len("cur_")+26 {
+			t.Fatalf("cursor %q is not cur_ and 128 random bits", c)
+		}
+		if seen[c] {
+			t.Fatalf("cursor %q issued twice", c)
+		}
+		seen[c] = true
+	}
+}
+
+func TestPagerConcurrentUse(t *testing.T) {
+	p := NewPager(&PagerOptions{MaxBytes: 1 << 20})
+	sh := pagedResult(t, 60)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			cursor := footerCursor(p.First(sh))
+			for pages := 1; cursor != ""; pages++ {
+				res, err := p.Next(cursor)
+				if err != nil {
+					errs <- fmt.Errorf("goroutine %d, page %d: %w", g, pages+1, err)
+					return
+				}
+				cursor = footerCursor(res)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
