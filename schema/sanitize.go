@@ -19,31 +19,43 @@ var (
 	mdLink        = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
 	mdRefLink     = regexp.MustCompile(`(?m)^\s*\[[^\]]+\]:\s*\S+.*$`)
 	mdLinePrefix  = regexp.MustCompile(`(?m)^[ \t]*(#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|[-*_=]{3,}[ \t]*$)`)
-	mdEmphasis    = regexp.MustCompile(`\*\*|__|~~|\x60`)
+	mdEmphasis    = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "")
 	mdStar        = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*]*?)\*`)
 	urlUserInfo   = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/?#@]+@`)
 	urlSecretArgs = regexp.MustCompile(`(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|pwd|sig|signature|auth)=)[^&#\s]+`)
 	sentenceEnd   = regexp.MustCompile(`[.!?]+["')\]]*\s+`)
 )
 
-// lures match instruction-like text aimed at the model rather than at
-// describing the tool. A sentence matching any of them is dropped whole.
-var lures = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(ignore|forget|override|bypass|skip)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|other|existing)\b.{0,30}\b(instruction|prompt|rule|direction|guideline|context|message|polic)`),
-	regexp.MustCompile(`(?i)\bdisregard`),
-	regexp.MustCompile(`(?i)\bforget\s+(everything|all|what)`),
-	regexp.MustCompile(`(?i)\bsystem[\s_-]*prompt`),
-	regexp.MustCompile(`(?i)\bdeveloper\s+(message|prompt|mode|instruction)`),
-	regexp.MustCompile(`(?i)\breveal`),
-	regexp.MustCompile(`(?i)\byou\s+must\b`),
-	regexp.MustCompile(`(?i)\b(new|updated|hidden|secret|real|true|additional)\s+instructions?\b`),
-	regexp.MustCompile(`(?i)\bdo\s+not\s+(tell|inform|mention|show|alert|notify)\b`),
-	regexp.MustCompile(`(?i)\bbefore\s+(using|calling|running)\s+(this|any|the)\s+tool`),
-	regexp.MustCompile(`(?i)\b(jailbreak|prompt\s+injection)`),
-	regexp.MustCompile(`(?i)(<\|im_(start|end)\|>|\[/?INST\]|<\|(system|assistant|user)\|>|\bBEGIN\s+SYSTEM\b)`),
-	regexp.MustCompile(`(?i)(\bid_(rsa|ed25519)\b|~/\.ssh|\.aws/credentials|\bmcp\.json\b)`),
-	regexp.MustCompile(`(?i)\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste)\b.{0,40}\b(credentials|secrets|passwords|private\s+keys?|api\s+keys)\b`),
-	regexp.MustCompile(`(?i)\b(you\s+are\s+now|act\s+as\s+(an?\s+)?(admin|root|developer|system))\b`),
+// lure is one kind of instruction-like text aimed at the model rather than
+// at describing the tool. A sentence that matches is dropped whole.
+type lure struct {
+	trigger string         // lower-case text every match contains, checked first
+	match   *regexp.Regexp // case-insensitive
+}
+
+var lures = []lure{
+	{"ignor", regexp.MustCompile(`(?i)\bignor(e|ing)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|other|existing)\b.{0,30}\b(instruction|prompt|rule|direction|guideline|context|message|polic)`)},
+	{"forget", regexp.MustCompile(`(?i)\bforget\b.{0,40}\b(previous|prior|above|earlier|everything|all|your|instruction|prompt|rule)`)},
+	{"override", regexp.MustCompile(`(?i)\b(override|bypass)\b.{0,40}\b(instruction|prompt|rule|guideline|polic|safety|restriction)`)},
+	{"disregard", regexp.MustCompile(`(?i)\bdisregard`)},
+	{"prompt", regexp.MustCompile(`(?i)\b(system|developer|hidden|initial)[\s_-]*prompt`)},
+	{"developer", regexp.MustCompile(`(?i)\bdeveloper\s+(message|mode|instruction)`)},
+	{"reveal", regexp.MustCompile(`(?i)\breveal`)},
+	{"must", regexp.MustCompile(`(?i)\byou\s+must\b`)},
+	{"instruction", regexp.MustCompile(`(?i)\b(new|updated|hidden|secret|real|true|additional|following)\s+instructions?\b`)},
+	{"do not", regexp.MustCompile(`(?i)\bdo\s+not\s+(tell|inform|mention|show|alert|notify)\b`)},
+	{"tool", regexp.MustCompile(`(?i)\bbefore\s+(using|calling|running)\s+(this|any|the)\s+tool`)},
+	{"jailbreak", regexp.MustCompile(`(?i)\bjailbreak`)},
+	{"injection", regexp.MustCompile(`(?i)\bprompt\s+injection`)},
+	{"<|", regexp.MustCompile(`(?i)<\|(im_start|im_end|system|assistant|user)\|>`)},
+	{"inst]", regexp.MustCompile(`(?i)\[/?INST\]`)},
+	{"id_", regexp.MustCompile(`(?i)\bid_(rsa|ed25519|ecdsa)\b`)},
+	{".ssh", regexp.MustCompile(`(?i)\.ssh\b`)},
+	{"credentials", regexp.MustCompile(`(?i)(\.aws/credentials|\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste|read)\b.{0,40}\bcredentials\b|\bcredentials\b.{0,20}\b(to|into|in)\s+(the\s+)?(response|output|sidenote|parameter|argument))`)},
+	{"secret", regexp.MustCompile(`(?i)\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste)\b.{0,40}\b(secrets|passwords|private\s+keys?|api\s+keys)\b`)},
+	{"mcp.json", regexp.MustCompile(`(?i)\bmcp\.json\b`)},
+	{"you are now", regexp.MustCompile(`(?i)\byou\s+are\s+now\b`)},
+	{"act as", regexp.MustCompile(`(?i)\bact\s+as\s+(an?\s+)?(admin|root|developer|system|unrestricted)`)},
 }
 
 // Sanitize turns untrusted provider prose into text a card may show. It
@@ -51,17 +63,23 @@ var lures = []*regexp.Regexp{
 // Markdown markup, code blocks and credentials in URLs; drops every sentence
 // holding an instruction-like lure; collapses whitespace; and keeps the first
 // meaningful sentences that fit within maxChars characters, cutting a first
-// sentence that is too long on a word boundary. cut counts the characters of
-// s that the result leaves out. Text made only of lures yields "".
+// sentence that is too long on a word boundary. Only the first
+// min(MaxProseChars, 8*maxChars+200) characters are read: nothing later could
+// fit. cut counts the characters of s that the result leaves out. Text made
+// only of lures yields "".
 func Sanitize(s string, maxChars int) (clean string, cut int) {
 	total := utf8.RuneCountInString(s)
 	if maxChars <= 0 || s == "" {
 		return "", total
 	}
-	s = truncateRunes(s, MaxProseChars)
+	window := truncateRunes(s, min(MaxProseChars, 8*maxChars+200))
+	all := sentences(stripMarkup(window))
+	if len(window) < len(s) && len(all) > 1 {
+		all = all[:len(all)-1] // the window may end inside a sentence
+	}
 	var kept []string
 	size := 0
-	for _, sentence := range sentences(stripMarkup(s)) {
+	for _, sentence := range all {
 		if isLure(sentence) {
 			continue
 		}
@@ -87,22 +105,42 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 // boundaries and turning other control characters into spaces.
 func stripMarkup(s string) string {
 	s = strings.ToValidUTF8(s, " ")
-	s = htmlComment.ReplaceAllString(s, " ")
-	s = htmlBlock.ReplaceAllString(s, " ")
-	s = codeFence.ReplaceAllString(s, "\n")
-	s = html.UnescapeString(s)
-	s = htmlComment.ReplaceAllString(s, " ")
-	s = htmlBlock.ReplaceAllString(s, " ")
-	s = autoLink.ReplaceAllString(s, "$1")
-	s = htmlTag.ReplaceAllString(s, " ")
-	s = mdImage.ReplaceAllString(s, "$1")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdRefLink.ReplaceAllString(s, "")
-	s = mdLinePrefix.ReplaceAllString(s, "")
-	s = mdEmphasis.ReplaceAllString(s, "")
-	s = mdStar.ReplaceAllString(s, "$1$2")
-	s = urlUserInfo.ReplaceAllString(s, "$1")
-	s = urlSecretArgs.ReplaceAllString(s, "${1}redacted")
+	if strings.Contains(s, "<") {
+		s = htmlComment.ReplaceAllString(s, " ")
+		s = htmlBlock.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "```") || strings.Contains(s, "~~~") {
+		s = codeFence.ReplaceAllString(s, "\n")
+	}
+	if strings.Contains(s, "&") {
+		s = html.UnescapeString(s)
+	}
+	if strings.Contains(s, "<") {
+		s = htmlComment.ReplaceAllString(s, " ")
+		s = htmlBlock.ReplaceAllString(s, " ")
+		s = autoLink.ReplaceAllString(s, "$1")
+		s = htmlTag.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "](") {
+		s = mdImage.ReplaceAllString(s, "$1")
+		s = mdLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "]:") {
+		s = mdRefLink.ReplaceAllString(s, "")
+	}
+	if strings.ContainsAny(s, "#>-*+_=") {
+		s = mdLinePrefix.ReplaceAllString(s, "")
+	}
+	s = mdEmphasis.Replace(s)
+	if strings.Contains(s, "*") {
+		s = mdStar.ReplaceAllString(s, "$1$2")
+	}
+	if strings.Contains(s, "://") {
+		s = urlUserInfo.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "=") {
+		s = urlSecretArgs.ReplaceAllString(s, "${1}redacted")
+	}
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\u2028' || r == '\u2029':
@@ -140,8 +178,9 @@ func sentences(s string) []string {
 }
 
 func isLure(sentence string) bool {
-	for _, lure := range lures {
-		if lure.MatchString(sentence) {
+	lower := strings.ToLower(sentence)
+	for _, l := range lures {
+		if strings.Contains(lower, l.trigger) && l.match.MatchString(sentence) {
 			return true
 		}
 	}
