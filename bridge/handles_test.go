@@ -1,0 +1,138 @@
+package bridge
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// clock is a settable time source for expiry tests.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)} }
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func TestHandleIDsAreOpaqueAndRandom(t *testing.T) {
+	h := newHandles(newClock().now, nil)
+	seen := map[string]bool{}
+	for range 1000 {
+		id, err := h.issue("s", action{server: "a", tool: "b", hash: "h"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(id, handlePrefix) || len(id) != len(handlePrefix)+handleChars {
+			t.Fatalf("id %q: want %s + %d characters", id, handlePrefix, handleChars)
+		}
+		if seen[id] {
+			t.Fatalf("id %q issued twice", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestHandleResolve(t *testing.T) {
+	type sessionA struct{ n int }
+	a, b := &sessionA{1}, &sessionA{2}
+	want := action{server: "helpdesk", tool: "create_ticket", hash: "abc"}
+	tests := []struct {
+		name    string
+		session any
+		id      func(issued string) string
+		after   time.Duration
+		wantErr error
+	}{
+		{"fresh, same session", a, same, 0, nil},
+		{"reused within ttl", a, same, handleTTL - time.Second, nil},
+		{"at ttl", a, same, handleTTL, errHandleExpired},
+		{"expired but remembered", a, same, handleMemory - time.Second, errHandleExpired},
+		{"other session", b, same, 0, errHandleUnknown},
+		{"other session, expired", b, same, handleTTL + time.Minute, errHandleUnknown},
+		{"forged with prefix", a, func(string) string { return handlePrefix + strings.Repeat("A", handleChars) }, 0, errHandleUnknown},
+		{"mangled", a, func(id string) string { return id[:len(id)-1] + "_" }, 0, errHandleUnknown},
+		{"no prefix", a, func(id string) string { return strings.TrimPrefix(id, handlePrefix) }, 0, errHandleUnknown},
+		{"empty", a, func(string) string { return "" }, 0, errHandleUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newClock()
+			h := newHandles(c.now, nil)
+			id, err := h.issue(a, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.advance(tt.after)
+			got, err := h.resolve(tt.session, tt.id(id))
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("resolve: err %v, want %v", err, tt.wantErr)
+			}
+			if err == nil && got != want {
+				t.Fatalf("resolve: %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+func same(id string) string { return id }
+
+func TestHandlesForgottenAfterMemory(t *testing.T) {
+	c := newClock()
+	h := newHandles(c.now, nil)
+	old, _ := h.issue("s", action{tool: "old"})
+	c.advance(handleMemory + time.Second)
+	if _, err := h.issue("s", action{tool: "new"}); err != nil { // issuing prunes
+		t.Fatal(err)
+	}
+	if _, err := h.resolve("s", old); !errors.Is(err, errHandleUnknown) {
+		t.Fatalf("an id past the memory window: err %v, want %v", err, errHandleUnknown)
+	}
+	if n := h.count(); n != 1 {
+		t.Fatalf("%d ids remembered after pruning, want 1", n)
+	}
+}
+
+func TestHandlesMemoryIsBounded(t *testing.T) {
+	c := newClock()
+	h := newHandles(c.now, nil)
+	const perMinute = 500
+	for range 90 { // issue for an hour and a half
+		for range perMinute {
+			if _, err := h.issue("s", action{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.advance(time.Minute)
+	}
+	if n, limit := h.count(), 61*perMinute; n > limit {
+		t.Fatalf("%d ids remembered after 90 minutes, want at most an hour's worth (%d)", n, limit)
+	}
+	if len(h.order)-h.head != h.count() {
+		t.Fatalf("prune queue holds %d live ids, map %d", len(h.order)-h.head, h.count())
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("no entropy") }
+
+func TestHandleIssueWithoutRandomness(t *testing.T) {
+	h := newHandles(newClock().now, failingReader{})
+	if _, err := h.issue("s", action{}); err == nil {
+		t.Fatal("issue with a failing random source: no error")
+	}
+}
