@@ -120,6 +120,7 @@ func TestReplaceCatalogKeepsIDsOfListedTools(t *testing.T) {
 	if want := map[string]int{"archive": 1, "now": 1, "email": 2}; !mapsEqual(terms, want) {
 		t.Errorf("Terms = %v, want %v", terms, want)
 	}
+	checkIndex(t, s)
 }
 
 func mapsEqual(a, b map[string]int) bool {
@@ -144,8 +145,8 @@ func TestReplaceCatalogFailureKeepsPrevious(t *testing.T) {
 		ctx   context.Context
 		tools []Tool
 	}{
-		{"duplicate new name", context.Background(), []Tool{
-			tool("archive", "Archive mail"), tool("archive", "Archive again")}},
+		{"duplicate new name after many", context.Background(), append(manyTools(300),
+			tool("archive", "Archive mail"), tool("archive", "Archive again"))},
 		{"duplicate stored name", context.Background(), []Tool{
 			tool("send_message", "Send it"), tool("send_message", "Send it twice")}},
 		{"cancelled", cancelled, []Tool{tool("archive", "Archive mail")}},
@@ -166,8 +167,18 @@ func TestReplaceCatalogFailureKeepsPrevious(t *testing.T) {
 			if hits, err := s.MatchWords(ctx, "email", [5]float64{1, 1, 1, 1, 1}, 5); err != nil || len(hits) != 1 {
 				t.Errorf("previous catalog not searchable: %v %v", hits, err)
 			}
+			checkIndex(t, s)
 		})
 	}
+}
+
+// manyTools returns n distinct searchable tools.
+func manyTools(n int) []Tool {
+	tools := make([]Tool, n)
+	for i := range tools {
+		tools[i] = tool(fmt.Sprintf("bulk_%03d", i), fmt.Sprintf("Bulk tool number%d of many", i))
+	}
+	return tools
 }
 
 // snapshot summarises every table a replace touches.
@@ -267,6 +278,7 @@ func TestRemoveServerRemovesEveryRow(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.query, got, c.want)
 		}
 	}
+	checkIndex(t, s)
 	if err := s.RemoveServer(ctx, "mail"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second RemoveServer err = %v, want ErrNotFound", err)
 	}
