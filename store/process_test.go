@@ -287,4 +287,3 @@ func checkIndex(t *testing.T, s *Store) {
 		t.Errorf("terms_trigrams has %d rows, want %d", n, len(want))
 	}
 }
-
