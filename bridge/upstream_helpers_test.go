@@ -59,7 +59,12 @@ func testServer(name, command string, args ...string) ServerConfig {
 	return s
 }
 
+// demoBinary builds capbridge once per test run, or uses the binary named
+// by $CAPBRIDGE_TEST_BIN.
 var demoBinary = sync.OnceValues(func() (string, error) {
+	if bin := os.Getenv("CAPBRIDGE_TEST_BIN"); bin != "" {
+		return bin, nil
+	}
 	dir, err := os.MkdirTemp("", "capbridge-bridge-test-")
 	if err != nil {
 		return "", err

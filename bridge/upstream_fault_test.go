@@ -1,0 +1,385 @@
+package bridge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// These tests run the demo server of capbridge's own binary as a real child
+// process, with its fault modes.
+
+func TestUpstreamsKeepRawTools(t *testing.T) {
+	ctx := testContext(t)
+	fixture, err := filepath.Abs(filepath.Join("testdata", "upstream", "raw.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUpstreams(t, testConfig(demoServer(t, "raw", "--catalog", fixture, "--server", "raw")), nil)
+	l, err := u.ListTools(ctx, "raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		want = append(want, strings.Replace(string(line), `"server":"raw",`, "", 1))
+	}
+	if len(l.Tools) != len(want) || l.Lossy {
+		t.Fatalf("got %d tools (lossy %v), want %d", len(l.Tools), l.Lossy, len(want))
+	}
+	for i, raw := range l.Tools {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			t.Fatal(err)
+		}
+		if compact.String() != want[i] {
+			t.Errorf("tool %d not kept as sent:\n got %s\nwant %s", i, compact.String(), want[i])
+		}
+	}
+}
+
+func TestUpstreamsDemoPagesAndCall(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "demo", "--page-size", "7")), nil)
+	l, err := u.ListTools(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Pages < 5 || len(l.Tools) < 30 || l.Refusal != "" {
+		t.Fatalf("listing: %d pages, %d tools, refusal %q", l.Pages, len(l.Tools), l.Refusal)
+	}
+	res, err := u.Call(ctx, "demo", "list_tickets", json.RawMessage(`{"count":2}`))
+	if err != nil || res.IsError {
+		t.Fatalf("list_tickets: %v %+v", err, res)
+	}
+}
+
+func TestUpstreamsSkipNonJSONLines(t *testing.T) {
+	for _, fault := range []string{"banner", "garbage"} {
+		t.Run(fault, func(t *testing.T) {
+			ctx := testContext(t)
+			u := newTestUpstreams(t, testConfig(demoServer(t, "noisy", "--fault", fault)), nil)
+			l, err := u.ListTools(ctx, "noisy")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.Tools) == 0 {
+				t.Fatal("no tools")
+			}
+			for i := range 3 {
+				if _, err := u.Call(ctx, "noisy", "list_tickets", nil); err != nil {
+					t.Fatalf("call %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+func TestUpstreamsCrashThenRestart(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "crashy", "--fault", "crash-on-call:2")), nil)
+	if _, err := u.Call(ctx, "crashy", "list_tickets", nil); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	pid := pidOf(t, u, "crashy")
+	_, err := u.Call(ctx, "crashy", "list_tickets", nil)
+	var ue *UpstreamError
+	if !errors.As(err, &ue) || ue.Op != "call" || ue.Server != "crashy" || !errors.Is(err, ErrExited) {
+		t.Fatalf("call that hit the crash: %v, want *UpstreamError wrapping ErrExited", err)
+	}
+	if !strings.Contains(err.Error(), "exit status 4") {
+		t.Errorf("error does not say how the server ended: %v", err)
+	}
+	if !waitGone(pid, 5*time.Second) {
+		t.Errorf("crashed child %d still there", pid)
+	}
+	res, err := u.Call(ctx, "crashy", "list_tickets", nil)
+	if err != nil || res.IsError {
+		t.Fatalf("call after the crash: %v", err)
+	}
+	if pidOf(t, u, "crashy") == pid {
+		t.Error("same pid after a restart")
+	}
+}
+
+func TestUpstreamsCallTimeout(t *testing.T) {
+	ctx := testContext(t)
+	cfg := testConfig(demoServer(t, "stuck", "--fault", "hang"))
+	cfg.Bridge.CallTimeout = 300 * time.Millisecond
+	u := newTestUpstreams(t, cfg, nil)
+	began := time.Now()
+	_, err := u.Call(ctx, "stuck", "list_tickets", nil)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("call to a hanging server: %v, want ErrTimeout", err)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("timed-out call took %v", took)
+	}
+	if !u.Running("stuck") {
+		t.Error("a timeout stopped the server; only the call should end")
+	}
+}
+
+func TestUpstreamsPagesForever(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "pager", "--fault", "pages-forever", "--page-size", "5")),
+		&UpstreamOptions{Limits: CatalogLimits{MaxPages: 50}})
+	l, err := u.ListTools(ctx, "pager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Refusal == "" {
+		t.Fatalf("no refusal after %d pages", l.Pages)
+	}
+	if l.Pages > 50 || len(l.Tools) == 0 {
+		t.Errorf("pages %d, tools %d", l.Pages, len(l.Tools))
+	}
+}
+
+func TestUpstreamsCatalogLimits(t *testing.T) {
+	tests := []struct {
+		name   string
+		limits CatalogLimits
+		want   string
+	}{
+		{"tools", CatalogLimits{MaxTools: 10}, "10 tools"},
+		{"bytes", CatalogLimits{MaxBytes: 4096}, "4096 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := testContext(t)
+			u := newTestUpstreams(t, testConfig(demoServer(t, "big", "--page-size", "4")), &UpstreamOptions{Limits: tt.limits})
+			l, err := u.ListTools(ctx, "big")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(l.Refusal, tt.want) {
+				t.Errorf("refusal %q, want it to mention %q", l.Refusal, tt.want)
+			}
+			if tt.limits.MaxTools > 0 && len(l.Tools) != tt.limits.MaxTools {
+				t.Errorf("kept %d tools, want %d", len(l.Tools), tt.limits.MaxTools)
+			}
+			if tt.limits.MaxBytes > 0 && (l.Bytes > tt.limits.MaxBytes || l.Bytes == 0) {
+				t.Errorf("kept %d bytes, limit %d", l.Bytes, tt.limits.MaxBytes)
+			}
+		})
+	}
+}
+
+func TestUpstreamsHugeMessage(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "huge", "--fault", "huge:2000000")),
+		&UpstreamOptions{Limits: CatalogLimits{MaxMessageBytes: 1 << 20}})
+	_, err := u.Call(ctx, "huge", "list_tickets", nil)
+	var ue *UpstreamError
+	if !errors.As(err, &ue) || !errors.Is(err, ErrExited) {
+		t.Fatalf("a 2 MB answer past a 1 MiB limit: %v", err)
+	}
+	// The server restarts, and listing (small messages) works.
+	if _, err := u.ListTools(ctx, "huge"); err != nil {
+		t.Fatalf("listing after the dropped session: %v", err)
+	}
+}
+
+func TestUpstreamsExitAtStart(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "dead", "--fault", "exit-at-start")), nil)
+	_, err := u.ListTools(ctx, "dead")
+	var ue *UpstreamError
+	if !errors.As(err, &ue) || ue.Op != "start" || !errors.Is(err, ErrExited) {
+		t.Fatalf("listing a server that exits at start: %v", err)
+	}
+	if !strings.Contains(ue.StderrTail, "exiting at start") || !strings.Contains(err.Error(), "exiting at start") {
+		t.Errorf("stderr tail %q not in the error %q", ue.StderrTail, err)
+	}
+	// The next try waits out the backoff rather than failing at once.
+	if _, err := u.ListTools(ctx, "dead"); !errors.As(err, &ue) || ue.Op != "start" {
+		t.Fatalf("second try: %v", err)
+	}
+}
+
+func TestUpstreamsMissingCommand(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(testServer("ghost", filepath.Join(t.TempDir(), "no-such-server"))), nil)
+	_, err := u.Call(ctx, "ghost", "x", nil)
+	var ue *UpstreamError
+	if !errors.As(err, &ue) || ue.Op != "start" || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a missing command: %v", err)
+	}
+}
+
+func TestUpstreamsIdleShutdown(t *testing.T) {
+	ctx := testContext(t)
+	cfg := testConfig(demoServer(t, "sleepy"))
+	cfg.Bridge.IdleShutdown = 300 * time.Millisecond
+	u := newTestUpstreams(t, cfg, nil)
+	if _, err := u.Call(ctx, "sleepy", "list_tickets", nil); err != nil {
+		t.Fatal(err)
+	}
+	pid := pidOf(t, u, "sleepy")
+	if !waitGone(pid, 5*time.Second) {
+		t.Fatalf("idle child %d still running", pid)
+	}
+	if u.Running("sleepy") {
+		t.Error("Running after idle shutdown")
+	}
+	if _, err := u.Call(ctx, "sleepy", "list_tickets", nil); err != nil {
+		t.Fatalf("call after idle shutdown: %v", err)
+	}
+}
+
+func TestUpstreamsCloseKillsProcessGroup(t *testing.T) {
+	ctx := testContext(t)
+	bin, err := demoBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
+	// A shell that leaves a grandchild behind, as npx and wrappers do.
+	s := testServer("wrapped", "sh", "-c", `sleep 300 & echo $! > "$0"; exec "$1" demo-server`, pidFile, bin)
+	u := NewUpstreams(testConfig(s), &UpstreamOptions{StopGrace: 200 * time.Millisecond})
+	if _, err := u.ListTools(ctx, "wrapped"); err != nil {
+		u.Close()
+		t.Fatal(err)
+	}
+	pid := pidOf(t, u, "wrapped")
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		u.Close()
+		t.Fatal(err)
+	}
+	grandchild, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if !alive(grandchild) {
+		t.Fatalf("grandchild %d not running before Close", grandchild)
+	}
+	u.Close()
+	if alive(pid) {
+		t.Errorf("child %d alive after Close", pid)
+	}
+	if !waitGone(grandchild, 2*time.Second) {
+		st, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(grandchild), "stat"))
+		t.Errorf("grandchild %d alive after Close: %s", grandchild, st)
+	}
+	if _, err := u.Call(ctx, "wrapped", "list_tickets", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestUpstreamsConcurrentCalls(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "busy", "--fault", "slow:50ms")), nil)
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = u.Call(ctx, "busy", "get_ticket", json.RawMessage(`{"ticket_id":"T-`+strconv.Itoa(i)+`"}`))
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	res, err := u.Call(ctx, "busy", "demo_stats", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(text, `"get_ticket":`+strconv.Itoa(n)) && !strings.Contains(text, "get_ticket: "+strconv.Itoa(n)) {
+		t.Errorf("one server process should have answered all %d calls, once each: %s", n, text)
+	}
+}
+
+func TestUpstreamsToolListChanged(t *testing.T) {
+	ctx := testContext(t)
+	changed := make(chan string, 4)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "shifty", "--fault", "schema-change")),
+		&UpstreamOptions{OnToolsChanged: func(server string) { changed <- server }})
+	if _, err := u.Call(ctx, "shifty", "list_tickets", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-changed:
+		if got != "shifty" {
+			t.Errorf("OnToolsChanged(%q)", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no OnToolsChanged after the server's list_changed")
+	}
+}
+
+func TestUpstreamsDeniedTool(t *testing.T) {
+	ctx := testContext(t)
+	s := demoServer(t, "picky")
+	s.Tools = ToolFilter{Deny: []string{"delete_*"}}
+	u := newTestUpstreams(t, testConfig(s), nil)
+	if _, err := u.Call(ctx, "picky", "delete_ticket", nil); !errors.Is(err, ErrToolDenied) {
+		t.Errorf("denied tool: %v", err)
+	}
+	if u.Running("picky") {
+		t.Error("a denied call started the server")
+	}
+	if _, err := u.Call(ctx, "nobody", "x", nil); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("unknown server: %v", err)
+	}
+}
+
+func TestUpstreamsReconfigure(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "a"), demoServer(t, "b")), nil)
+	for _, s := range []string{"a", "b"} {
+		if _, err := u.Call(ctx, s, "list_tickets", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pidA, pidB := pidOf(t, u, "a"), pidOf(t, u, "b")
+	// a is unchanged, b changes its args, c is new; and then b goes away.
+	u.Reconfigure(testConfig(demoServer(t, "a"), demoServer(t, "b", "--page-size", "3"), demoServer(t, "c")))
+	if !waitGone(pidB, 5*time.Second) {
+		t.Error("changed server b was not stopped")
+	}
+	if pidOf(t, u, "a") != pidA {
+		t.Error("unchanged server a was restarted")
+	}
+	if _, err := u.Call(ctx, "b", "list_tickets", nil); err != nil {
+		t.Fatalf("b after the change: %v", err)
+	}
+	newB := pidOf(t, u, "b")
+	u.Reconfigure(testConfig(demoServer(t, "a")))
+	if !waitGone(newB, 5*time.Second) {
+		t.Error("removed server b was not stopped")
+	}
+	if _, err := u.Call(ctx, "b", "list_tickets", nil); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("removed server: %v", err)
+	}
+}
+
+// The stderr reader and tail are exercised by exit-at-start; this checks
+// the tail bound on its own.
+func TestTailBuffer(t *testing.T) {
+	tb := &tailBuffer{max: 8}
+	w := bufio.NewWriter(tb)
+	w.WriteString("0123456789abcdef")
+	w.Flush()
+	if got := tb.String(); got != "89abcdef" {
+		t.Errorf("tail = %q", got)
+	}
+}
