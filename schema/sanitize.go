@@ -145,8 +145,6 @@ func stripMarkup(s string) string {
 		switch {
 		case r == '\n' || r == '\u2028' || r == '\u2029':
 			return '\n'
-		case r == '|':
-			return ' '
 		case unicode.IsControl(r) || unicode.IsSpace(r):
 			return ' '
 		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || r == utf8.RuneError:
