@@ -139,14 +139,13 @@ func (d *decoder) object() (object, error) {
 		if err != nil {
 			return nil, err
 		}
-		if index == nil {
-			index = map[string]int{}
-		}
-		if i, seen := index[key]; seen {
+		if i := obj.find(key, &index); i >= 0 {
 			obj[i].val = val
 		} else {
-			index[key] = len(obj)
 			obj = append(obj, member{key: key, val: val})
+			if index != nil {
+				index[key] = len(obj) - 1
+			}
 		}
 		switch d.next() {
 		case ',':
@@ -158,6 +157,30 @@ func (d *decoder) object() (object, error) {
 			return nil, fmt.Errorf("expected ',' or '}' at offset %d", d.pos)
 		}
 	}
+}
+
+// find returns the position of key in obj, or -1. Small objects are
+// scanned; a large one gets an index, built on first need and kept current
+// by the caller.
+func (obj object) find(key string, index *map[string]int) int {
+	if *index == nil && len(obj) < 16 {
+		for i, m := range obj {
+			if m.key == key {
+				return i
+			}
+		}
+		return -1
+	}
+	if *index == nil {
+		*index = make(map[string]int, len(obj))
+		for i, m := range obj {
+			(*index)[m.key] = i
+		}
+	}
+	if i, ok := (*index)[key]; ok {
+		return i
+	}
+	return -1
 }
 
 func (d *decoder) array() ([]any, error) {

@@ -1,11 +1,8 @@
 package output
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -81,38 +78,31 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shaping: %w", err)
 	}
-	structured, err := decodeStructured(res)
+	sources, err := readSources(res)
 	if err != nil {
 		return nil, fmt.Errorf("shaping: %w", err)
 	}
 	sh := &Shaped{IsError: res.IsError, MaxTokens: s.maxTokens}
-	var in strings.Builder
-	if structured.present && !structured.duplicated {
-		in.WriteString(compactJSON(structured.value))
-		sh.Sections = append(sh.Sections, s.shapeValue(structured.value, res.IsError)...)
+	var in []string
+	for _, src := range sources {
+		switch {
+		case src.content != nil && !isText(src.content):
+			sh.Sections = append(sh.Sections, Section{Form: FormMedia, Content: src.content})
+			continue
+		case res.IsError && src.content == nil:
+			sh.Sections = append(sh.Sections, compactSection(src.value))
+		case res.IsError:
+			sh.Sections = append(sh.Sections, Section{Form: FormText, Units: []Unit{{Text: src.text}}})
+		case src.isJSON:
+			sh.Sections = append(sh.Sections, renderJSON(s.project(src.value), s.limit())...)
+		default:
+			sh.Sections = append(sh.Sections, textSection(src.text))
+		}
+		in = append(in, src.text)
 	}
-	for _, c := range res.Content {
-		text, ok := c.(*mcp.TextContent)
-		if !ok {
-			sh.Sections = append(sh.Sections, Section{Form: FormMedia, Content: c})
-			continue
-		}
-		if in.Len() > 0 {
-			in.WriteByte('\n')
-		}
-		in.WriteString(text.Text)
-		if res.IsError {
-			sh.Sections = append(sh.Sections, Section{Form: FormText, Units: []Unit{{Text: text.Text}}})
-			continue
-		}
-		if v, ok := parseJSONText(text.Text); ok {
-			sh.Sections = append(sh.Sections, s.shapeValue(v, false)...)
-			continue
-		}
-		sh.Sections = append(sh.Sections, textSection(text.Text))
-	}
+	inText := strings.Join(in, "\n")
+	sh.BytesIn, sh.TokensIn = len(inText), EstimateTokens(inText)
 	out := wholeText(sh.Sections)
-	sh.BytesIn, sh.TokensIn = in.Len(), EstimateTokens(in.String())
 	sh.BytesOut, sh.TokensOut = len(out), EstimateTokens(out)
 	if res.IsError {
 		sh.pages = [][]piece{wholePage(sh.Sections)}
@@ -121,15 +111,6 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	splitOversized(sh.Sections, s.limit())
 	sh.pages = cutPages(sh.Sections, s.limit())
 	return sh, nil
-}
-
-// shapeValue projects and renders one JSON value; an error's value is only
-// rendered as compact JSON.
-func (s *settings) shapeValue(v any, isError bool) []Section {
-	if isError {
-		return []Section{compactSection(v)}
-	}
-	return renderJSON(s.project(v), s.limit())
 }
 
 // Text returns the whole shaped text: every section's header and units, the
@@ -150,59 +131,9 @@ func (sh *Shaped) Units() int {
 // PageCount returns how many pages the result was cut into (at least one).
 func (sh *Shaped) PageCount() int { return len(sh.pages) }
 
-type structuredData struct {
-	value      any
-	present    bool
-	duplicated bool // a text content carries the same data
-}
-
-// decodeStructured reads structuredContent in a stable key order (a client
-// decodes it into a map, so the order is gone; marshaling sorts the keys)
-// and reports whether a text content already carries it.
-func decodeStructured(res *mcp.CallToolResult) (structuredData, error) {
-	if res.StructuredContent == nil {
-		return structuredData{}, nil
-	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		return structuredData{}, fmt.Errorf("encoding structured content: %w", err)
-	}
-	v, err := decodeOrdered(raw)
-	if err != nil {
-		return structuredData{}, fmt.Errorf("reading structured content: %w", err)
-	}
-	d := structuredData{value: v, present: true}
-	var plain any
-	if err := json.Unmarshal(raw, &plain); err != nil {
-		return structuredData{}, fmt.Errorf("reading structured content: %w", err)
-	}
-	for _, c := range res.Content {
-		text, ok := c.(*mcp.TextContent)
-		if !ok || !looksLikeJSON(text.Text) {
-			continue
-		}
-		var other any
-		if json.Unmarshal([]byte(text.Text), &other) == nil && reflect.DeepEqual(plain, other) {
-			d.duplicated = true
-			break
-		}
-	}
-	return d, nil
-}
-
-// parseJSONText decodes text holding one JSON object or array. A bare
-// scalar ("42", "true") is left as text.
-func parseJSONText(text string) (any, bool) {
-	if !looksLikeJSON(text) {
-		return nil, false
-	}
-	v, err := decodeOrdered([]byte(text))
-	return v, err == nil
-}
-
-func looksLikeJSON(text string) bool {
-	t := bytes.TrimLeft([]byte(text), " \t\r\n")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+func isText(c mcp.Content) bool {
+	_, ok := c.(*mcp.TextContent)
+	return ok
 }
 
 // textSection passes text through untouched, one line a unit, so that its

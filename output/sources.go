@@ -1,0 +1,151 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// source is one part of a result before shaping: a content item in the
+// provider's order, with the JSON it holds when it is JSON text, or the
+// structuredContent.
+type source struct {
+	content mcp.Content // nil for structuredContent
+	text    string      // the text the model would read without shaping
+	value   any         // decoded JSON, when isJSON
+	isJSON  bool
+}
+
+// readSources lists a result's parts. structuredContent comes first, unless
+// a text content carries the same data: then only the text is used, for it
+// keeps the provider's key order (a client decodes structuredContent into a
+// map, so its order is gone; this package then sorts its keys).
+func readSources(res *mcp.CallToolResult) ([]source, error) {
+	var sources []source
+	for _, c := range res.Content {
+		src := source{content: c}
+		if text, ok := c.(*mcp.TextContent); ok {
+			src.text = text.Text
+			src.value, src.isJSON = parseJSONText(text.Text)
+		}
+		sources = append(sources, src)
+	}
+	if res.StructuredContent == nil {
+		return sources, nil
+	}
+	plain, err := plainJSON(res.StructuredContent)
+	if err != nil {
+		return nil, err
+	}
+	for _, src := range sources {
+		if src.isJSON && sameData(src.value, plain) {
+			return sources, nil
+		}
+	}
+	raw, err := json.Marshal(plain)
+	if err != nil {
+		return nil, fmt.Errorf("encoding structured content: %w", err)
+	}
+	v, err := decodeOrdered(raw)
+	if err != nil {
+		return nil, fmt.Errorf("reading structured content: %w", err)
+	}
+	return append([]source{{text: compactJSON(v), value: v, isJSON: true}}, sources...), nil
+}
+
+// parseJSONText decodes text holding one JSON object or array. A bare
+// scalar ("42", "true") is left as text.
+func parseJSONText(text string) (any, bool) {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return nil, false
+	}
+	v, err := decodeOrdered([]byte(text))
+	return v, err == nil
+}
+
+// plainJSON returns v as encoding/json decodes JSON into an any: a value a
+// client received already is; one built in Go (a struct, a []string) is
+// marshaled and decoded.
+func plainJSON(v any) (any, error) {
+	if isPlain(v) {
+		return v, nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding structured content: %w", err)
+	}
+	var plain any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return nil, fmt.Errorf("reading structured content: %w", err)
+	}
+	return plain, nil
+}
+
+func isPlain(v any) bool {
+	switch v := v.(type) {
+	case nil, bool, float64, string:
+		return true
+	case []any:
+		for _, e := range v {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range v {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// sameData reports whether a decoded value (ordered objects, json.Number)
+// holds the same data as a plain one (maps, float64), as encoding/json
+// would compare them: key order aside, numbers by their float64 value.
+func sameData(v, plain any) bool {
+	switch v := v.(type) {
+	case nil:
+		return plain == nil
+	case bool:
+		p, ok := plain.(bool)
+		return ok && p == v
+	case string:
+		p, ok := plain.(string)
+		return ok && p == v
+	case json.Number:
+		p, ok := plain.(float64)
+		f, err := v.Float64()
+		return ok && err == nil && p == f
+	case []any:
+		p, ok := plain.([]any)
+		if !ok || len(p) != len(v) {
+			return false
+		}
+		for i := range v {
+			if !sameData(v[i], p[i]) {
+				return false
+			}
+		}
+		return true
+	case object:
+		p, ok := plain.(map[string]any)
+		if !ok || len(p) != len(v) {
+			return false
+		}
+		for _, m := range v {
+			pv, ok := p[m.key]
+			if !ok || !sameData(m.val, pv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
