@@ -52,9 +52,9 @@ type refusedTool struct {
 
 // Server states `capbridge servers` shows beyond the store's own.
 const (
-	stateConfigured   = "configured"
-	stateDisabled     = "disabled"
-	stateNotInConfig  = "not in config"
+	stateConfigured  = "configured"
+	stateDisabled    = "disabled"
+	stateNotInConfig = "not in config"
 )
 
 func runServers(ctx context.Context, e env) error {
