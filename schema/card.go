@@ -83,8 +83,17 @@ func projectInput(root *node, p property, alias string) (Input, int) {
 		Type:        typeName(root, p.schema, 0),
 		Required:    p.required,
 		Description: desc,
-		Enum:        enumValues(target),
+		Enum:        inputEnum(root, target),
 	}, cut
+}
+
+// inputEnum lists the enum values of an input, or of its items when it is an
+// array of enumerated values.
+func inputEnum(root, n *node) []string {
+	if n.get("enum") == nil && n.get("items") != nil {
+		n = resolve(root, n.get("items"))
+	}
+	return enumValues(n)
 }
 
 // enumValues lists up to maxEnumValues enum values as strings, skipping any

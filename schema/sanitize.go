@@ -161,10 +161,7 @@ func sentences(s string) []string {
 	for line := range strings.SplitSeq(s, "\n") {
 		rest := line
 		for rest != "" {
-			end := len(rest)
-			if loc := sentenceEnd.FindStringIndex(rest); loc != nil {
-				end = loc[1]
-			}
+			end := sentenceBreak(rest)
 			sentence := strings.Join(strings.Fields(rest[:end]), " ")
 			rest = rest[end:]
 			if strings.IndexFunc(sentence, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
@@ -173,6 +170,38 @@ func sentences(s string) []string {
 		}
 	}
 	return out
+}
+
+// abbreviations end with a period but not a sentence.
+var abbreviations = []string{"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "no.", "ex."}
+
+// sentenceBreak returns the end of the first sentence of s (after its
+// trailing space), or len(s).
+func sentenceBreak(s string) int {
+	from := 0
+	for {
+		loc := sentenceEnd.FindStringIndex(s[from:])
+		if loc == nil {
+			return len(s)
+		}
+		end := from + loc[1]
+		head := strings.ToLower(strings.TrimRight(s[:end], " \t\"')]"))
+		abbreviated := false
+		for _, a := range abbreviations {
+			if strings.HasSuffix(head, a) && (len(head) == len(a) || !isWordByte(head[len(head)-len(a)-1])) {
+				abbreviated = true
+				break
+			}
+		}
+		if !abbreviated {
+			return end
+		}
+		from = end
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 func isLure(sentence string) bool {

@@ -77,3 +77,10 @@ func TestLuresNeverReachInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestSentencesKeepAbbreviations(t *testing.T) {
+	got, _ := Sanitize("The end time, relative to now (e.g. now-1h) or RFC3339. Second sentence is longer than the budget allows.", 70)
+	if want := "The end time, relative to now (e.g. now-1h) or RFC3339."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
