@@ -1,0 +1,242 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
+)
+
+// Server states Index records besides [store.StateStored].
+const (
+	// StateFailing: the last listing failed; LastError says why. A catalog
+	// stored before stays searchable.
+	StateFailing = "failing"
+	// StatePartial: listing stopped at a catalog limit; what was read
+	// within it is stored and LastError says which limit.
+	StatePartial = "partial"
+)
+
+// ErrIndexFailed means one or more servers could not be indexed; the
+// others were.
+var ErrIndexFailed = errors.New("some servers could not be indexed")
+
+// indexParallel is how many servers are listed at once.
+const indexParallel = 4
+
+// IndexOptions configure [Index]. A nil *IndexOptions means defaults.
+type IndexOptions struct {
+	// Progress receives one line per server as it finishes (stderr for
+	// the CLI); nil for none.
+	Progress io.Writer
+	Logger   *slog.Logger // default: discard
+	Ingest   *search.IngestOptions
+}
+
+// IndexResult is what indexing did with one server.
+type IndexResult struct {
+	Server  string
+	Stored  int   // searchable tools stored
+	Refused int   // tools refused by the schema limits, stored with reasons
+	Hidden  int   // tools left out by the config's tools.allow/deny
+	Bytes   int64 // the catalog's bytes as listed
+	Took    time.Duration
+	// Refusal says why the listing stopped at a catalog limit; "" if the
+	// whole catalog was read.
+	Refusal string
+	Report  *search.IngestReport // nil when Err is set
+	Err     error
+}
+
+// Index lists the named servers (all enabled ones when names is empty),
+// through ups, and stores their catalogs with search.Ingest. A server that
+// fails is marked [StateFailing] with the reason and the others go on;
+// Index then returns the results and an error wrapping [ErrIndexFailed].
+// Naming a server the config does not have is an error wrapping
+// [ErrUnknownServer] before anything is listed. With names empty, stored
+// servers no longer configured (or disabled) are removed from the store.
+func Index(ctx context.Context, cfg *Config, st *store.Store, ups *Upstreams, names []string, opts *IndexOptions) ([]IndexResult, error) {
+	var o IndexOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	all := len(names) == 0
+	if all {
+		names = cfg.Enabled()
+	}
+	for _, n := range names {
+		if _, ok := cfg.Servers[n]; !ok {
+			return nil, fmt.Errorf("indexing %q: %w", n, ErrUnknownServer)
+		}
+	}
+	if all {
+		if _, err := Prune(ctx, cfg, st); err != nil {
+			return nil, err
+		}
+	}
+
+	results := make([]IndexResult, len(names))
+	var progressMu sync.Mutex // guards o.Progress
+	g := new(errgroup.Group)
+	g.SetLimit(indexParallel)
+	for i, name := range names {
+		g.Go(func() error {
+			results[i] = indexServer(ctx, cfg.Servers[name], st, ups, &o)
+			if o.Progress != nil {
+				progressMu.Lock()
+				fmt.Fprintln(o.Progress, results[i].String())
+				progressMu.Unlock()
+			}
+			return nil
+		})
+	}
+	g.Wait()
+
+	var failed []string
+	for _, r := range results {
+		if r.Err != nil {
+			failed = append(failed, r.Server)
+		}
+	}
+	if len(failed) > 0 {
+		return results, fmt.Errorf("indexing: %d of %d servers failed (%s): %w", len(failed), len(results), strings.Join(failed, ", "), ErrIndexFailed)
+	}
+	return results, nil
+}
+
+func indexServer(ctx context.Context, s ServerConfig, st *store.Store, ups *Upstreams, o *IndexOptions) IndexResult {
+	began := time.Now()
+	r := IndexResult{Server: s.Name}
+	fail := func(err error) IndexResult {
+		r.Err, r.Took = err, time.Since(began)
+		o.Logger.Warn("indexing failed", "server", s.Name, "error", err)
+		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()); serr != nil {
+			r.Err = errors.Join(err, serr)
+		}
+		return r
+	}
+	if s.Disabled {
+		return fail(fmt.Errorf("indexing %q: %w", s.Name, ErrDisabled))
+	}
+	l, err := ups.ListTools(ctx, s.Name)
+	if err != nil {
+		return fail(err)
+	}
+	r.Bytes, r.Refusal = l.Bytes, l.Refusal
+	raws, hidden := allowedTools(s, l.Tools)
+	r.Hidden = hidden
+	srv := store.Server{Name: s.Name, Fingerprint: s.Fingerprint(), Bytes: l.Bytes, State: store.StateStored}
+	if l.Refusal != "" {
+		srv.State, srv.LastError = StatePartial, l.Refusal
+	}
+	rep, err := search.Ingest(ctx, st, srv, raws, o.Ingest)
+	if err != nil {
+		return fail(err)
+	}
+	r.Report, r.Stored, r.Refused = rep, rep.Stored, len(rep.Refused)
+	r.Took = time.Since(began)
+	o.Logger.Info("indexed", "server", s.Name, "stored", r.Stored, "refused", r.Refused, "bytes", r.Bytes, "took", r.Took)
+	return r
+}
+
+// allowedTools drops the tools s's filter does not allow. A tool whose name
+// cannot be read is kept, for the normalizer to refuse with a reason.
+func allowedTools(s ServerConfig, tools []json.RawMessage) (kept []json.RawMessage, hidden int) {
+	if len(s.Tools.Allow) == 0 && len(s.Tools.Deny) == 0 {
+		return tools, 0
+	}
+	for _, raw := range tools {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !s.Allows(t.Name) {
+			hidden++
+			continue
+		}
+		kept = append(kept, raw)
+	}
+	return kept, hidden
+}
+
+// String is the progress line for the result.
+func (r IndexResult) String() string {
+	if r.Err != nil {
+		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err)
+	}
+	line := fmt.Sprintf("%-20s %d tools stored, %d refused, %s, %s", r.Server, r.Stored, r.Refused, byteSize(r.Bytes), r.Took.Round(time.Millisecond))
+	if r.Hidden > 0 {
+		line += fmt.Sprintf(", %d hidden by tools.allow/deny", r.Hidden)
+	}
+	if r.Refusal != "" {
+		line += "; " + r.Refusal
+	}
+	return line
+}
+
+// byteSize formats n as B, KB or MB (decimal, one digit).
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+}
+
+// NeedsIndex returns the enabled servers of cfg whose catalog is not
+// stored, or was stored from a different fingerprint (the command, args,
+// url or tool filter changed), sorted.
+func NeedsIndex(ctx context.Context, cfg *Config, st *store.Store) ([]string, error) {
+	stored, err := st.Servers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("checking stored catalogs: %w", err)
+	}
+	byName := make(map[string]store.Server, len(stored))
+	for _, s := range stored {
+		byName[s.Name] = s
+	}
+	var need []string
+	for _, name := range cfg.Enabled() {
+		s, ok := byName[name]
+		if !ok || s.LastListed.IsZero() || s.Fingerprint != cfg.Servers[name].Fingerprint() {
+			need = append(need, name)
+		}
+	}
+	return need, nil
+}
+
+// Prune removes from st the servers cfg no longer has enabled, and returns
+// their names, sorted.
+func Prune(ctx context.Context, cfg *Config, st *store.Store) ([]string, error) {
+	stored, err := st.Servers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("pruning stored catalogs: %w", err)
+	}
+	var removed []string
+	for _, s := range stored {
+		if c, ok := cfg.Servers[s.Name]; ok && !c.Disabled {
+			continue
+		}
+		if err := st.RemoveServer(ctx, s.Name); err != nil {
+			return removed, fmt.Errorf("pruning stored catalogs: %w", err)
+		}
+		removed = append(removed, s.Name)
+	}
+	sort.Strings(removed)
+	return removed, nil
+}
