@@ -1,0 +1,103 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzNormalize feeds arbitrary tool objects to Normalize: it never panics,
+// refuses with a reason, and on success every card limit holds and the
+// record keeps the tool exactly. Seeds: testdata/fuzz/FuzzNormalize.
+func FuzzNormalize(f *testing.F) {
+	f.Add([]byte(`{"name":"t","inputSchema":{"type":"object","properties":{"a-b":{"type":"string"}},"required":["a-b"]}}`))
+	f.Add([]byte(`{"name":"t","inputSchema":true}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		tool, err := Normalize("fuzz", raw)
+		if err != nil {
+			var re *RefusalError
+			if !errors.As(err, &re) || re.Reason == "" {
+				t.Fatalf("error %v is not a *RefusalError with a reason", err)
+			}
+			return
+		}
+		card, err := json.Marshal(tool.Card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(card) > MaxCardBytes {
+			t.Errorf("card is %d bytes", len(card))
+		}
+		if len(tool.Card.Inputs) > MaxCardInputs {
+			t.Errorf("%d inputs", len(tool.Card.Inputs))
+		}
+		if n := utf8.RuneCountInString(tool.Card.Name); n > MaxNameChars {
+			t.Errorf("name of %d characters", n)
+		}
+		if n := utf8.RuneCountInString(tool.Card.Summary); n > summaryChars {
+			t.Errorf("summary of %d characters", n)
+		}
+		if Hash(tool.Record.InputSchema) != tool.Record.Hash {
+			t.Errorf("hash does not match the schema")
+		}
+		if !reflect.DeepEqual(decodeExact(t, tool.Record.Raw), decodeExact(t, raw)) {
+			t.Errorf("Raw differs from the tool sent")
+		}
+		for alias, provider := range tool.Record.Aliases {
+			if !clearName.MatchString(alias) {
+				t.Errorf("alias %q is not a clear name", alias)
+			}
+			got, err := tool.Record.ProviderArgs(map[string]any{alias: 1})
+			if err != nil || got[provider] != 1 {
+				t.Errorf("alias %s does not map back to %q: %v %v", alias, provider, got, err)
+			}
+		}
+		if _, err := NewValidator(&tool.Record); err != nil {
+			t.Errorf("normalized tool has no validator: %v", err)
+		}
+	})
+}
+
+// FuzzCheck feeds arbitrary schemas and arguments to the validator: it
+// never panics, and what it passes is a JSON object. Seeds:
+// testdata/fuzz/FuzzCheck.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`), []byte(`{"a":1}`))
+	f.Add([]byte(`{"$ref":"#"}`), []byte(`{"FIELD":1}`))
+	f.Fuzz(func(t *testing.T, schema, args []byte) {
+		if v, err := NewValidator(&Record{Name: "raw", InputSchema: schema}); err == nil {
+			if _, err := v.Check(args); err != nil {
+				t.Fatalf("Check = %v", err)
+			}
+		}
+		raw, err := json.Marshal(map[string]json.RawMessage{"name": json.RawMessage(`"f"`), "inputSchema": schema})
+		if err != nil {
+			return
+		}
+		tool, err := Normalize("fuzz", raw)
+		if err != nil {
+			return
+		}
+		v, err := NewValidator(&tool.Record)
+		if err != nil {
+			t.Fatalf("NewValidator = %v", err)
+		}
+		checked, err := v.Check(args)
+		if err != nil {
+			t.Fatalf("Check = %v", err)
+		}
+		if checked.Valid() {
+			var object map[string]any
+			if err := json.Unmarshal(checked.Args, &object); err != nil || object == nil {
+				t.Errorf("valid arguments %s are not an object", checked.Args)
+			}
+		}
+		for _, e := range checked.Errors {
+			if e.Message == "" {
+				t.Errorf("error at %q without a message", e.Path)
+			}
+		}
+	})
+}
