@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -123,6 +124,9 @@ func indexServer(ctx context.Context, s ServerConfig, st *store.Store, ups *Upst
 	r := IndexResult{Server: s.Name}
 	fail := func(err error) IndexResult {
 		r.Err, r.Took = err, time.Since(began)
+		if ctx.Err() != nil {
+			return r // interrupted: the server did nothing wrong
+		}
 		o.Logger.Warn("indexing failed", "server", s.Name, "error", err)
 		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()); serr != nil {
 			r.Err = errors.Join(err, serr)
@@ -184,6 +188,9 @@ func (r IndexResult) String() string {
 	if r.Refusal != "" {
 		line += "; " + r.Refusal
 	}
+	if r.Report != nil && r.Report.EmbedErr != nil {
+		line += fmt.Sprintf("; searchable without vectors (embedding failed: %v)", r.Report.EmbedErr)
+	}
 	return line
 }
 
@@ -196,6 +203,24 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/1000)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+}
+
+// NewEmbedder returns the embeddings client cfg configures, or nil when it
+// configures none. The API key is read from the variable the config names.
+func NewEmbedder(cfg *Config, logger *slog.Logger) (*search.Embedder, error) {
+	e := cfg.Bridge.Embeddings
+	if e == nil {
+		return nil, nil
+	}
+	opts := search.EmbedderOptions{URL: e.URL, Model: e.Model, Timeout: e.Timeout, Logger: logger}
+	if e.APIKeyEnv != "" {
+		opts.APIKey = os.Getenv(e.APIKeyEnv)
+	}
+	emb, err := search.NewEmbedder(opts)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: bridge.embeddings: %w", cfg.Path, err)
+	}
+	return emb, nil
 }
 
 // NeedsIndex returns the enabled servers of cfg whose catalog is not

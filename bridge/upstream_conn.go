@@ -87,7 +87,7 @@ func connectStdio(ctx context.Context, client *mcp.Client, t mcp.Transport, p *p
 	if err != nil {
 		p.stop(grace)
 		if st := p.exitStatus(); st != "" {
-			return nil, fmt.Errorf("initializing: server %s before answering: %w", st, ErrExited)
+			return nil, fmt.Errorf("initializing: %w before answering (%s)", ErrExited, st)
 		}
 		return nil, fmt.Errorf("initializing: %w", err)
 	}
