@@ -1,0 +1,42 @@
+package output
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// FuzzShape shapes arbitrary text content under arbitrary masks and
+// ceilings: it must never panic, every page must stay under the ceiling,
+// the pages must reassemble the whole, and text that is not JSON must pass
+// through unchanged. Seeds live in testdata/fuzz/FuzzShape.
+func FuzzShape(f *testing.F) {
+	f.Add(`[{"id":1,"title":"a|b","_id":"x"},{"id":2,"title":"c\nd"}]`, "title,user.login", uint16(20))
+	f.Add(`{"total":2,"items":[{"id":1},{"id":2}]}`, "", uint16(1))
+	f.Add("plain text\nwith lines", "", uint16(3))
+	f.Fuzz(func(t *testing.T, content, masks string, maxTokens uint16) {
+		opts := &Options{MaxTokens: int(maxTokens % 2048)}
+		if masks != "" {
+			opts.Fields = strings.Split(masks, ",")
+		}
+		sh, err := Shape(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: content}}}, opts)
+		if err != nil {
+			t.Fatalf("Shape: %v", err)
+		}
+		ceiling := sh.MaxTokens
+		bodies := followCursors(t, "fuzz", sh, NewPager(nil))
+		for i, body := range bodies {
+			if got := EstimateTokens(body); got > ceiling {
+				t.Fatalf("page %d holds %d estimated tokens, over %d:\n%s", i+1, got, ceiling, body)
+			}
+		}
+		whole := sh.Text()
+		if got := reassemble(sh, bodies); got != whole {
+			t.Fatalf("pages do not reassemble the whole\ngot:\n%q\nwant:\n%q", got, whole)
+		}
+		if _, isJSON := parseJSONText(content); !isJSON && whole != content {
+			t.Fatalf("text that is not JSON changed:\n%q\n%q", content, whole)
+		}
+	})
+}

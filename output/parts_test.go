@@ -1,0 +1,128 @@
+package output
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEstimateTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"a", 1},
+		{"abcd", 1},
+		{"abcde", 2},
+		{"ééé", 1},     // 3 code points, 6 bytes
+		{"🙂🙂🙂🙂🙂", 2}, // 5 code points, 20 bytes
+		{"\xff\xfe", 1}, // invalid bytes count one each
+	}
+	for _, tt := range tests {
+		if got := EstimateTokens(tt.in); got != tt.want {
+			t.Errorf("EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEscape(t *testing.T) {
+	tests := []struct {
+		in, cell, line string
+	}{
+		{"plain", "plain", "plain"},
+		{"a|b", `a\|b`, "a|b"},
+		{"two\nlines", `two\nlines`, `two\nlines`},
+		{"cr\r", `cr\r`, `cr\r`},
+		{`back\slash`, `back\\slash`, `back\\slash`},
+		{`\n literal`, `\\n literal`, `\\n literal`},
+		{"ü|\n", `ü\|\n`, `ü|\n`},
+	}
+	for _, tt := range tests {
+		if got := escapeCell(tt.in); got != tt.cell {
+			t.Errorf("escapeCell(%q) = %q, want %q", tt.in, got, tt.cell)
+		}
+		if got := escapeLine(tt.in); got != tt.line {
+			t.Errorf("escapeLine(%q) = %q, want %q", tt.in, got, tt.line)
+		}
+	}
+}
+
+func TestMasks(t *testing.T) {
+	const records = `[{"id":1,"title":"a","status":"open","user":{"login":"ana","id":7},"tags":[{"name":"x","color":"red"}],"_id":"i"}]`
+	const wrapper = `{"total":1,"cursor":"c","items":` + records + `}`
+	tests := []struct {
+		name   string
+		in     string
+		fields []string
+		keep   []string
+		want   string
+	}{
+		{"dot path", records, []string{"user.login"}, nil, `[{"id":1,"status":"open","user":{"login":"ana"}}]`},
+		{"whole subtree", records, []string{"user"}, nil, `[{"id":1,"status":"open","user":{"login":"ana","id":7}}]`},
+		{"implied through arrays", records, []string{"tags.name"}, nil, `[{"id":1,"status":"open","tags":[{"name":"x"}]}]`},
+		{"explicit []", records, []string{"[].tags[].color"}, nil, `[{"id":1,"status":"open","tags":[{"color":"red"}]}]`},
+		{"mask keeps an internal key", records, []string{"_id"}, nil, `[{"id":1,"status":"open","_id":"i"}]`},
+		{"no keep keys", records, []string{"title"}, []string{}, `[{"title":"a"}]`},
+		{"unknown field", records, []string{"nope"}, nil, `[{"id":1,"status":"open"}]`},
+		{"empty paths ignored", records, []string{"", ".", "[]"}, nil, `[{"id":1,"title":"a","status":"open","user":{"login":"ana","id":7},"tags":[{"name":"x","color":"red"}]}]`},
+		{"wrapper by path", wrapper, []string{"items.title", "total"}, nil, `{"total":1,"items":[{"id":1,"title":"a","status":"open"}]}`},
+		{"wrapper by record field", wrapper, []string{"title"}, nil, `{"items":[{"id":1,"title":"a","status":"open"}]}`},
+		{"wrapper whole list", wrapper, []string{"items"}, nil,
+			`{"items":[{"id":1,"title":"a","status":"open","user":{"login":"ana","id":7},"tags":[{"name":"x","color":"red"}],"_id":"i"}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := resolve(&Options{Fields: tt.fields, Keep: tt.keep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := decodeOrdered([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := compactJSON(s.project(v)); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStrip(t *testing.T) {
+	const in = `{"id":"x","_id":"y","__v":1,"hash":"h","created_at":"t","updated_at":"t","label_ids":[1],"owner_ids":"not an array",` +
+		`"nested":{"_id":"z","keep":1},"list":[{"hash":"h","n":1}]}`
+	tests := []struct {
+		name string
+		opts *Options
+		want string
+	}{
+		{"defaults", nil, `{"id":"x","owner_ids":"not an array","nested":{"keep":1},"list":[{"n":1}]}`},
+		{"no strip", &Options{NoStrip: true}, in},
+		{"custom list", &Options{Strip: []string{"hash", "*_at"}}, `{"id":"x","_id":"y","__v":1,"created_at":"t","updated_at":"t","label_ids":[1],"owner_ids":"not an array",` +
+			`"nested":{"_id":"z","keep":1},"list":[{"n":1}]}`},
+		{"keep wins", &Options{Keep: []string{"_id"}}, `{"id":"x","_id":"y","owner_ids":"not an array","nested":{"_id":"z","keep":1},"list":[{"n":1}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := resolve(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := decodeOrdered([]byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := compactJSON(s.project(v)); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShapeRefusesBadInput(t *testing.T) {
+	if _, err := Shape(nil, nil); err == nil {
+		t.Error("Shape(nil) succeeded")
+	}
+	if _, err := Shape(jsonResult(t, issueRecords(1)), &Options{MaxTokens: -1}); err == nil || !strings.Contains(err.Error(), "negative") {
+		t.Errorf("negative ceiling: %v", err)
+	}
+}
