@@ -14,8 +14,8 @@ func TestEstimateTokens(t *testing.T) {
 		{"a", 1},
 		{"abcd", 1},
 		{"abcde", 2},
-		{"ééé", 1},     // 3 code points, 6 bytes
-		{"🙂🙂🙂🙂🙂", 2}, // 5 code points, 20 bytes
+		{"ééé", 1},      // 3 code points, 6 bytes
+		{"🙂🙂🙂🙂🙂", 2},    // 5 code points, 20 bytes
 		{"\xff\xfe", 1}, // invalid bytes count one each
 	}
 	for _, tt := range tests {
