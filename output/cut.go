@@ -178,13 +178,11 @@ func (sh *Shaped) pageContent(i int) []mcp.Content {
 	return out
 }
 
-// shownThrough returns how many units pages 0..i hold together.
-func (sh *Shaped) shownThrough(i int) int {
+// unitsOn returns how many units page i holds.
+func (sh *Shaped) unitsOn(i int) int {
 	n := 0
-	for _, page := range sh.pages[:i+1] {
-		for _, p := range page {
-			n += p.to - p.from
-		}
+	for _, p := range sh.pages[i] {
+		n += p.to - p.from
 	}
 	return n
 }

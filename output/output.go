@@ -1,4 +1,42 @@
 // Package output shapes a tool result before a model reads it: field
 // projection, internal-field stripping, compact Markdown or JSON, and a token
 // ceiling with cursor pages. It does not know which server a result came from.
+//
+// [Shape] turns an mcp.CallToolResult into a [Shaped] result:
+//
+//   - JSON comes from structuredContent and from text content holding a JSON
+//     object or array (used once when both carry the same data). Other
+//     text, images, audio and resources pass through untouched, in order
+//     (text that is too long is paged by lines like everything else).
+//     A result with IsError set passes through whole, unprojected and
+//     unpaged, so the model sees the entire failure.
+//   - Projection: with masks ([Options.Fields], dot paths, arrays traversed
+//     implicitly) only the named fields stay, plus the [Options.Keep] keys
+//     of each record; without masks, internal keys ([Options.Strip]) are
+//     removed at every depth.
+//   - Compaction: records with mostly shared keys become a Markdown table,
+//     an object becomes "key: value" lines, an object wrapping one big list
+//     ({"total":500,"items":[...]}) becomes lines for its other keys and a
+//     table for the list; other lists become one compact JSON element per
+//     line. Of the forms a value allows, the smallest in bytes wins, and
+//     compact JSON is always among them, so shaping never makes a result
+//     larger than compact JSON of the projected data.
+//   - Pages: the shaped text is a sequence of units ([Unit]: table rows,
+//     lines, records), cut greedily into pages whose text, footer excluded, stays
+//     within [Options.MaxTokens] estimated tokens ([EstimateTokens]: code
+//     points / 4, rounded up). A page that continues a table repeats its
+//     header. A unit too long for any page is split at rune boundaries into
+//     chunks (marked [Unit.Continues]); nothing else is ever cut.
+//
+// A [Pager] serves the pages: [Pager.First] returns the first page (with the
+// pass-through media) and keeps the rest in memory behind cursors, bounded by
+// a TTL and a byte cap; [Pager.Next] returns the page a cursor names, or
+// [ErrCursorExpired] / [ErrCursorUnknown]. Every page but the last ends with
+// the one footer line
+//
+//	[truncated: showing N of M; continue with run_capability {"cursor":"cur_..."}]
+//
+// where N counts the units shown so far, that page included, and M all units.
+// Everything returned is text content; structuredContent is never returned,
+// since a client may put both into the context.
 package output

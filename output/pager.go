@@ -159,8 +159,10 @@ func newEntry(sh *Shaped) *entry {
 		next:  make([]string, n),
 		total: sh.Units(),
 	}
+	shown := 0
 	for i := range n {
-		e.shown[i] = sh.shownThrough(i)
+		shown += sh.unitsOn(i)
+		e.shown[i] = shown
 		if i == 0 {
 			continue
 		}
