@@ -154,6 +154,9 @@ func (s *Store) useWAL(ctx context.Context, busy time.Duration) error {
 		if err == nil && strings.EqualFold(mode, "wal") {
 			return nil
 		}
+		if isNotADB(err) {
+			return notSQLite(s.path)
+		}
 		if err != nil && !isBusy(err) {
 			return fmt.Errorf("opening catalog %s: setting WAL mode: %w", s.path, err)
 		}

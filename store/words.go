@@ -29,7 +29,9 @@ func vocabulary(d Doc) map[string]struct{} {
 	return words
 }
 
-// termsOf splits text into lowercased vocabulary words, in order.
+// termsOf splits text into lowercased vocabulary words, in order. Marks
+// count as word runes, so a decomposed accent or a Devanagari vowel sign
+// does not cut a word in two.
 func termsOf(text string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(text, notWordRune) {
@@ -41,7 +43,9 @@ func termsOf(text string) []string {
 	return out
 }
 
-func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+}
 
 // trigramText is the one column of tool_trigrams for d.
 func trigramText(d Doc) string {
