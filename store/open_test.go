@@ -63,6 +63,9 @@ func TestOpenRefusesForeignFilesUntouched(t *testing.T) {
 		{"sqlite magic then garbage", func(t *testing.T, path string) {
 			os.WriteFile(path, append([]byte("SQLite format 3\x00"), random...), 0o644)
 		}, ErrNotCatalog},
+		{"capbridge id on garbage pages", func(t *testing.T, path string) {
+			os.WriteFile(path, append(sqliteHeader(false, 1, applicationID, 300), random...), 0o644)
+		}, ErrNotCatalog},
 		{"another app's database", func(t *testing.T, path string) {
 			writeForeignSQLite(t, path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)",
 				"INSERT INTO notes (body) VALUES ('keep me')")
