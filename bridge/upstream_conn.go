@@ -15,7 +15,8 @@ type conn struct {
 	session *mcp.ClientSession
 	proc    *process // nil for remote servers
 	tap     *listTap
-	done    chan struct{} // closed when the session has ended, for any reason
+	done    chan struct{}      // closed when the session has ended, for any reason
+	endLife context.CancelFunc // ends the session's context
 }
 
 // connect starts (stdio) or dials (http, sse) the server and initializes a
@@ -37,6 +38,32 @@ func connect(ctx context.Context, s ServerConfig, o *UpstreamOptions, onToolsCha
 			onToolsChanged()
 		},
 	})
+	// The session gets a context of its own that outlives this call: the
+	// SDK's SSE transport ties its event stream to the context given to
+	// Connect. ctx bounds only the handshake.
+	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
+	handshakeOver := context.AfterFunc(ctx, endLife)
+	c, err := dial(life, s, o, client, tap)
+	if !handshakeOver() || err != nil {
+		endLife()
+		if c != nil {
+			c.session.Close()
+		}
+		if err == nil {
+			err = &UpstreamError{Server: s.Name, Op: "start", Err: ctx.Err()}
+		}
+		return nil, err
+	}
+	c.endLife = endLife
+	go func() {
+		c.session.Wait()
+		close(c.done)
+	}()
+	return c, nil
+}
+
+// dial starts or reaches the server and initializes a session on ctx.
+func dial(ctx context.Context, s ServerConfig, o *UpstreamOptions, client *mcp.Client, tap *listTap) (*conn, error) {
 	c := &conn{tap: tap, done: make(chan struct{})}
 	max := int(o.Limits.MaxMessageBytes)
 	switch s.Type {
@@ -63,10 +90,6 @@ func connect(ctx context.Context, s ServerConfig, o *UpstreamOptions, onToolsCha
 		}
 		c.session = cs
 	}
-	go func() {
-		c.session.Wait()
-		close(c.done)
-	}()
 	return c, nil
 }
 
@@ -112,6 +135,7 @@ func (c *conn) close(grace time.Duration) {
 		c.proc.stop(grace)
 	}
 	<-c.done
+	c.endLife()
 }
 
 // stderrTail returns the last of the child's stderr, or "".

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -381,5 +382,28 @@ func TestTailBuffer(t *testing.T) {
 	w.Flush()
 	if got := tb.String(); got != "89abcdef" {
 		t.Errorf("tail = %q", got)
+	}
+}
+
+func TestUpstreamsStderrTailHidesSecrets(t *testing.T) {
+	ctx := testContext(t)
+	t.Setenv("CAPBRIDGE_TEST_TOKEN", "planted-secret-token")
+	var logs bytes.Buffer
+	cfg, err := ParseConfig([]byte(`{"mcpServers": {"leaky": {"command": "sh",
+		"args": ["-c", "echo \"starting with token $TOKEN\" >&2; exit 1"],
+		"env": {"TOKEN": "${CAPBRIDGE_TEST_TOKEN}"}}}}`), "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUpstreams(t, cfg, &UpstreamOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	_, err = u.ListTools(ctx, "leaky")
+	var ue *UpstreamError
+	if !errors.As(err, &ue) || !strings.Contains(ue.StderrTail, "starting with token ***") {
+		t.Fatalf("error %v: stderr tail should show the line, scrubbed", err)
+	}
+	for _, out := range []string{err.Error(), ue.StderrTail, logs.String()} {
+		if strings.Contains(out, "planted-secret-token") {
+			t.Errorf("secret leaked: %s", out)
+		}
 	}
 }
