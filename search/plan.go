@@ -8,60 +8,62 @@ import (
 	"github.com/capbridge/capbridge/store"
 )
 
-// plan is what an intent becomes before the legs run: its words, the
-// catalog words its misspelled words were mapped to, and one FTS5
-// expression per FTS5 leg.
+// plan is what an intent becomes before the legs run: its words and the
+// FTS5 expression of the words leg. The trigram leg builds its own
+// expression (trigramQuery), typo corrections included, inside its
+// goroutine, so their lookups overlap the words leg.
 type plan struct {
-	intent      string
-	words       []string // query words, stop words removed
-	corrected   []string // catalog words standing in for out-of-vocabulary ones
-	wordsExpr   string
-	trigramExpr string
+	intent    string
+	words     []string // query words, stop words removed
+	wordsExpr string
 }
 
-func (p *plan) empty() bool { return p.wordsExpr == "" && p.trigramExpr == "" }
+func (p *plan) empty() bool { return len(p.words) == 0 }
 
 // Typo correction bounds.
 const (
-	// maxCorrections bounds the out-of-vocabulary words looked up per intent.
+	// maxCorrections is the default bound on out-of-vocabulary words looked up per intent.
 	maxCorrections = 4
 	// nearTermsAsked is how many near catalog words each lookup returns.
 	nearTermsAsked = 8
 	// minTrigramRunes: shorter words have no trigram.
 	minTrigramRunes = 3
+	// minFixRunes: shorter out-of-vocabulary words are left alone; a short
+	// word one edit from a catalog word is more often another word than a typo.
+	minFixRunes = 5
 )
 
-// plan builds the leg expressions for intent. Words the catalog does not
-// hold are looked up among its vocabulary by trigrams and replaced, in
-// addition, by the nearest word within a small edit distance: `calender`
-// also searches `calendar`. A failed lookup only loses the correction.
-func (s *Searcher) plan(ctx context.Context, intent string, legs [numLegs]bool) *plan {
+func (s *Searcher) plan(intent string) *plan {
 	p := &plan{intent: intent, words: queryWords(intent)}
-	if legs[LegWords] || legs[LegTrigrams] {
-		p.corrected = s.corrections(ctx, p.words)
-	}
-	terms := append(append([]string(nil), p.words...), p.corrected...)
-	if legs[LegWords] {
-		p.wordsExpr = orQuery(terms)
-	}
-	if legs[LegTrigrams] {
-		var long []string
-		for _, t := range terms {
-			if utf8.RuneCountInString(t) >= minTrigramRunes {
-				long = append(long, t)
-			}
-		}
-		p.trigramExpr = orQuery(long)
-	}
+	p.wordsExpr = orQuery(p.words)
 	return p
 }
 
-// corrections maps each out-of-vocabulary word (letters, three runes or
-// more) to its nearest catalog word, if one is near enough.
+// trigramQuery is the trigram leg's expression: the intent's words of
+// three runes or more, plus, for each word the catalog does not hold, its
+// nearest catalog word (so `calender` also searches `calendar`), each
+// matched as a substring.
+func (s *Searcher) trigramQuery(ctx context.Context, words []string) (expr string, corrected []string) {
+	var terms []string
+	for _, w := range words {
+		if utf8.RuneCountInString(w) >= minTrigramRunes {
+			terms = append(terms, w)
+		}
+	}
+	corrected = s.corrections(ctx, words)
+	return orQuery(append(terms, corrected...)), corrected
+}
+
+// corrections maps out-of-vocabulary words (letters, minFixRunes or more,
+// at most Options.Corrections of them) to their nearest catalog word, if
+// one is near enough. A failed lookup only loses the correction.
 func (s *Searcher) corrections(ctx context.Context, words []string) []string {
+	if s.fixes <= 0 {
+		return nil
+	}
 	var asked []string
 	for _, w := range words {
-		if utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
+		if utf8.RuneCountInString(w) >= minFixRunes && !isNumber(w) {
 			asked = append(asked, w)
 		}
 	}
@@ -76,7 +78,7 @@ func (s *Searcher) corrections(ctx context.Context, words []string) []string {
 	var out []string
 	tried := 0
 	for _, w := range asked {
-		if known[w] > 0 || tried == maxCorrections {
+		if known[w] > 0 || tried == s.fixes {
 			continue
 		}
 		tried++
@@ -94,15 +96,34 @@ func (s *Searcher) corrections(ctx context.Context, words []string) []string {
 
 // nearest picks the candidate closest to w by edit distance, within
 // maxEdits(w); ties go to the word more tools hold.
+//
+// A word that is an inflection of a catalog word (one holds the other's
+// whole stem: papers/paper, reviewed/review) is not a typo: porter
+// stemming already finds it, and no correction is made.
 func nearest(w string, near []store.Term) (string, bool) {
 	best, bestD, bestDocs := "", maxEdits(w)+1, 0
 	for _, t := range near {
+		if inflection(w, t.Text) {
+			return "", false
+		}
 		d := editDistance(w, t.Text)
 		if d < bestD || (d == bestD && t.Docs > bestDocs) {
 			best, bestD, bestDocs = t.Text, d, t.Docs
 		}
 	}
 	return best, best != "" && best != w
+}
+
+// inflection reports whether a and b share all but at most the last rune
+// of the shorter one, over four runes or more.
+func inflection(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	n := min(len(ra), len(rb))
+	p := 0
+	for p < n && ra[p] == rb[p] {
+		p++
+	}
+	return p >= 4 && p >= n-1
 }
 
 // maxEdits is the edit distance a correction of w may have: one for

@@ -28,12 +28,16 @@ type Options struct {
 	// names, parameter descriptions and enum values. Default 2, 1, 2, 0.3, 2.
 	ColumnWeights [5]float64
 	// LegWeights weight each leg's reciprocal ranks in the fusion, indexed
-	// by Leg. Default words 1, trigrams 0.25, vectors 1.
+	// by Leg. Default words 1, trigrams 0.4, vectors 1.
 	LegWeights [numLegs]float64
 	// RRFK is the rank offset k of reciprocal-rank fusion. Default 60.
 	RRFK float64
 	// Candidates is how many tools each leg returns before fusion. Default 50.
 	Candidates int
+	// Corrections is how many out-of-vocabulary words of an intent are
+	// mapped to their nearest catalog word (typo repair). Default 4;
+	// negative turns correction off.
+	Corrections int
 	// Cut drops results whose fused score is below Cut times the best
 	// result's: a weak tail is left out instead of padding. Default 0.2;
 	// negative keeps every result up to the limit.
@@ -43,7 +47,7 @@ type Options struct {
 // Defaults, documented on Options.
 var (
 	defaultColumnWeights = [5]float64{2, 1, 2, 0.3, 2}
-	defaultLegWeights    = [numLegs]float64{LegWords: 1, LegTrigrams: 0.25, LegVectors: 1}
+	defaultLegWeights    = [numLegs]float64{LegWords: 1, LegTrigrams: 0.4, LegVectors: 1}
 )
 
 const (
@@ -63,6 +67,7 @@ type Searcher struct {
 	fusion   fusion
 	cands    int
 	cut      float64
+	fixes    int
 }
 
 // New returns a Searcher over st.
@@ -79,6 +84,7 @@ func New(st *store.Store, opts *Options) *Searcher {
 		fusion:   fusion{weights: o.LegWeights, k: o.RRFK},
 		cands:    o.Candidates,
 		cut:      o.Cut,
+		fixes:    o.Corrections,
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -94,6 +100,9 @@ func New(st *store.Store, opts *Options) *Searcher {
 	}
 	if s.cands <= 0 {
 		s.cands = defaultCandidates
+	}
+	if s.fixes == 0 {
+		s.fixes = maxCorrections
 	}
 	if s.cut == 0 {
 		s.cut = defaultCut
@@ -148,7 +157,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 	if err != nil {
 		return nil, err
 	}
-	plan := s.plan(ctx, intent, legs)
+	plan := s.plan(intent)
 	if plan.empty() && len(exact) == 0 {
 		return nil, nil // nothing to search for: stop words, punctuation, emoji
 	}
@@ -217,7 +226,8 @@ func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit
 	case LegWords:
 		hs, err = s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
 	case LegTrigrams:
-		hs, err = s.st.MatchTrigrams(ctx, p.trigramExpr, cands)
+		expr, _ := s.trigramQuery(ctx, p.words)
+		hs, err = s.st.MatchTrigrams(ctx, expr, cands)
 	case LegVectors:
 		hs, err = s.vectorHits(ctx, p.intent, cands)
 	}
