@@ -67,8 +67,8 @@ var idPattern = regexp.MustCompile(`(?m)(?:^\| |"id":")(r\d+)(?: \||")`)
 
 func TestPagesReproduceTheProjectedWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20261130, 5))
-	for iter := range 300 {
-		n := rng.IntN(60)
+	for iter := range 200 {
+		n := rng.IntN(40)
 		var v any = randomRecords(rng, n)
 		if rng.IntN(3) == 0 {
 			v = object{{key: "total", val: json.Number(fmt.Sprint(n))}, {key: "items", val: v}}

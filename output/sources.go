@@ -18,10 +18,11 @@ type source struct {
 	isJSON  bool
 }
 
-// readSources lists a result's parts. structuredContent comes first, unless
-// a text content carries the same data: then only the text is used, for it
-// keeps the provider's key order (a client decodes structuredContent into a
-// map, so its order is gone; this package then sorts its keys).
+// readSources lists a result's parts: its content in order, then
+// structuredContent, unless a text content carries the same data: then only
+// the text is used, for it keeps the provider's key order (a client decodes
+// structuredContent into a map, so its order is gone; this package then
+// sorts its keys).
 func readSources(res *mcp.CallToolResult) ([]source, error) {
 	var sources []source
 	for _, c := range res.Content {
@@ -52,7 +53,7 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading structured content: %w", err)
 	}
-	return append([]source{{text: compactJSON(v), value: v, isJSON: true}}, sources...), nil
+	return append(sources, source{text: compactJSON(v), value: v, isJSON: true}), nil
 }
 
 // parseJSONText decodes text holding one JSON object or array. A bare
