@@ -2,4 +2,264 @@
 // discover_capability and run_capability, and the upstream client sessions
 // (lazy start, reconnect, timeouts), action handles and config loading behind
 // them.
+//
+// A [Bridge] answers both operations from the stored catalog (package store)
+// and never shows a provider's own tool definitions to the model:
+//
+//   - discover_capability ranks the catalog for an intent (package search)
+//     and answers a few bounded cards, each with a fresh opaque action id
+//     (act_ + 128 random bits, valid 10 minutes, for the session that got it).
+//   - run_capability resolves an action id to the exact stored record,
+//     refuses it if the provider's schema changed since the card was made,
+//     maps aliases back and validates the arguments against the exact schema
+//     (package schema), calls the upstream server through [Upstreams], and
+//     shapes the result into pages that fit the context (package output).
+//
+// Every answer the bridge writes itself is one compact-JSON TextContent;
+// every failure carries isError. [Definitions] returns the two tool
+// definitions exactly as tools/list sends them.
+//
+// [Config] is the Claude Desktop style mcpServers file; [Index] fills the
+// store from the configured servers; [Upstreams] keeps the client sessions.
 package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/capbridge/capbridge/output"
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Bridge. A nil *Options means defaults.
+type Options struct {
+	// Logger receives the bridge's logs; default: discarded. Never stdout
+	// in stdio mode: stdout is the MCP stream.
+	Logger *slog.Logger
+	// Searcher ranks the catalog; default: search.New over the store.
+	Searcher *search.Searcher
+	// Upstreams calls the configured servers; default: NewUpstreams over
+	// the config, owned (and closed) by the Bridge. A caller that passes its
+	// own must route its OnToolsChanged to [Bridge.ToolsChanged].
+	Upstreams *Upstreams
+	// Now is the clock for handle expiry; default time.Now.
+	Now func() time.Time
+	// Version is reported to clients in serverInfo; default "dev".
+	Version string
+	// ConfigPoll, when positive and the config was read from a file (or
+	// names one in Path), is how often the file is checked; a changed file
+	// is re-read and applied with [Bridge.Reconfigure].
+	ConfigPoll time.Duration
+}
+
+// Default for how long a discovery waits for background indexing when the
+// config does not say.
+const defaultDiscoveryWait = DefaultDiscoveryWait
+
+// Bridge serves the two operations over any MCP transport.
+type Bridge struct {
+	logger     *slog.Logger
+	st         *store.Store
+	searcher   *search.Searcher
+	ups        *Upstreams
+	ownsUps    bool
+	now        func() time.Time
+	handles    *handles
+	pager      *output.Pager
+	validators *validators
+	indexer    *indexer
+	server     *mcp.Server
+	calls      chan store.Call    // telemetry waiting for the recorder; closed by Close
+	stop       context.CancelFunc // cancels the goroutines below
+	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder and the config watcher
+
+	mu       sync.Mutex
+	cfg      *Config         // guarded by mu; replaced whole by Reconfigure
+	verified map[string]bool // guarded by mu; servers whose listing was checked since they last changed
+	closed   bool            // guarded by mu; set by Close, after which calls is closed
+}
+
+// New returns a Bridge over cfg (nil: no servers) and the open store st.
+// Close releases what it started.
+func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
+	if st == nil {
+		return nil, errors.New("bridge.New: nil store")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	b := &Bridge{
+		logger:     o.Logger,
+		st:         st,
+		searcher:   o.Searcher,
+		ups:        o.Upstreams,
+		now:        o.Now,
+		handles:    newHandles(o.Now, nil),
+		pager:      output.NewPager(&output.PagerOptions{Now: o.Now}),
+		validators: newValidators(),
+		cfg:        cfg,
+		verified:   make(map[string]bool),
+		calls:      make(chan store.Call, maxPendingCalls),
+	}
+	if b.searcher == nil {
+		b.searcher = search.New(st, &search.Options{Logger: o.Logger})
+	}
+	if b.ups == nil {
+		b.ups = NewUpstreams(cfg, &UpstreamOptions{Logger: o.Logger, OnToolsChanged: b.ToolsChanged})
+		b.ownsUps = true
+	}
+	b.indexer = newIndexer(b)
+	b.server = b.newServer(o.Version)
+
+	ctx, stop := context.WithCancel(context.Background())
+	b.stop = stop
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		b.indexer.loop(ctx)
+	}()
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		b.recordCalls()
+	}()
+	if o.ConfigPoll > 0 && cfg.Path != "" {
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			_ = WatchConfig(ctx, cfg, o.ConfigPoll, func(next *Config, err error) { b.configChanged(ctx, next, err) })
+		}()
+	}
+	return b, nil
+}
+
+func (b *Bridge) newServer(version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "capbridge", Version: version}, &mcp.ServerOptions{
+		Logger: b.logger,
+		Instructions: "capbridge connects you to many tools through two: discover_capability finds one for a task " +
+			"and run_capability runs it. Discover first whenever a task may need a tool or data you do not have.",
+	})
+	defs := Definitions()
+	s.AddTool(defs[0], b.discover)
+	s.AddTool(defs[1], b.run)
+	return s
+}
+
+// Server returns the MCP server, for a transport the caller connects
+// (mcp.NewStreamableHTTPHandler, in-memory transports).
+func (b *Bridge) Server() *mcp.Server { return b.server }
+
+// Serve serves one client over t until the client leaves or ctx is done.
+func (b *Bridge) Serve(ctx context.Context, t mcp.Transport) error {
+	if err := b.server.Run(ctx, t); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("serving MCP: %w", err)
+	}
+	return nil
+}
+
+// IndexMissing indexes, in the background, every configured server that has
+// nothing stored. A discovery that arrives meanwhile waits for it, up to the
+// config's discoveryWait.
+func (b *Bridge) IndexMissing(ctx context.Context) {
+	names, err := NeedsIndex(ctx, b.config(), b.st)
+	if err != nil {
+		b.logger.Warn("cannot tell which servers need indexing", "err", err)
+		return
+	}
+	if len(names) > 0 {
+		b.logger.Info("indexing servers with no stored catalog", "servers", names)
+		b.indexer.request(names...)
+	}
+}
+
+// ToolsChanged is told that server's tool listing changed (on connect or
+// notifications/tools/list_changed): its next run is checked against a fresh
+// listing and its catalog is re-indexed in the background.
+func (b *Bridge) ToolsChanged(server string) {
+	b.mu.Lock()
+	delete(b.verified, server)
+	b.mu.Unlock()
+	b.indexer.request(server)
+}
+
+// Reconfigure applies a changed config: the upstream manager starts, stops
+// or restarts servers, and newly configured ones are indexed.
+func (b *Bridge) Reconfigure(ctx context.Context, cfg *Config) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	b.mu.Lock()
+	b.cfg = cfg
+	b.verified = make(map[string]bool)
+	b.mu.Unlock()
+	b.ups.Reconfigure(cfg)
+	b.IndexMissing(ctx)
+}
+
+func (b *Bridge) config() *Config {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg
+}
+
+// Close stops background work and, when the Bridge started them, the
+// upstream servers (their children are killed).
+func (b *Bridge) Close() error {
+	b.mu.Lock()
+	if !b.closed {
+		b.closed = true
+		close(b.calls)
+	}
+	b.mu.Unlock()
+	b.stop()
+	b.wg.Wait()
+	if b.ownsUps {
+		if err := b.ups.Close(); err != nil {
+			return fmt.Errorf("closing upstream servers: %w", err)
+		}
+	}
+	return nil
+}
+
+// configChanged applies a config file that changed on disk. A file that
+// cannot be read keeps the previous config.
+func (b *Bridge) configChanged(ctx context.Context, next *Config, err error) {
+	if err != nil {
+		b.logger.Warn("config changed but cannot be read; keeping the previous one", "err", err)
+		return
+	}
+	b.logger.Info("config changed; reconfiguring", "path", next.Path, "servers", len(next.Servers))
+	b.Reconfigure(ctx, next)
+}
+
+// sessionKey names the client session a request came in on: its id when the
+// transport has one (Streamable HTTP), else the session itself (stdio,
+// in-memory: one session per connection).
+func sessionKey(ss *mcp.ServerSession) any {
+	if ss == nil {
+		return nil
+	}
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	return ss
+}

@@ -1,0 +1,213 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capbridge/capbridge/demo"
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// demoTools reads one server's tools from the demo catalog.
+func demoTools(t testing.TB, server string) []json.RawMessage {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "demo", "tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tools, err := demo.ReadCatalog(f, server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tools
+}
+
+// serveDemo runs a real demo server over Streamable HTTP on a local port
+// for the test and returns its server config.
+func serveDemo(t testing.TB, name string, opts *demo.Options) ServerConfig {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		demo.ServeHTTP(ctx, ln, opts)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	url := "http://" + ln.Addr().String() + "/mcp"
+	s := ServerConfig{Name: name, Type: TypeHTTP, URL: url}
+	s.template = serverFile{URL: url}
+	return s
+}
+
+// fixture is a bridge over real demo servers, their catalogs stored.
+type fixture struct {
+	b     *Bridge
+	st    *store.Store
+	clock *clock
+}
+
+func newFixture(t *testing.T, servers ...string) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st := openStore(t)
+	cfg := &Config{Servers: map[string]ServerConfig{}, Bridge: BridgeConfig{CallTimeout: 20 * time.Second, IdleShutdown: time.Hour, DiscoveryWait: time.Second}}
+	for _, name := range servers {
+		tools := demoTools(t, name)
+		cfg.Servers[name] = serveDemo(t, name, &demo.Options{Tools: tools})
+		if _, err := search.Ingest(ctx, st, store.Server{Name: name}, tools, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newClock()
+	b, err := New(cfg, st, &Options{Now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return &fixture{b: b, st: st, clock: c}
+}
+
+// call calls one of the bridge's tools and decodes its JSON answer.
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	var ans map[string]any
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		json.Unmarshal([]byte(tc.Text), &ans)
+	}
+	return res, ans
+}
+
+// discoverOne discovers intent and returns the card named tool.
+func discoverOne(t *testing.T, cs *mcp.ClientSession, intent, tool string) map[string]any {
+	t.Helper()
+	res, ans := call(t, cs, DiscoverTool, map[string]any{"intent": intent, "limit": 5})
+	answerText(t, res)
+	if res.IsError {
+		t.Fatalf("discover %q: isError: %v", intent, ans)
+	}
+	for _, m := range ans["matches"].([]any) {
+		c := m.(map[string]any)
+		if c["name"] == tool {
+			return c
+		}
+	}
+	t.Fatalf("discover %q: no %s card in %v", intent, tool, ans)
+	return nil
+}
+
+func TestDiscoverThenRun(t *testing.T) {
+	f := newFixture(t, "helpdesk", "calendar")
+	cs := connectClient(t, f.b)
+	card := discoverOne(t, cs, "open a support ticket for a customer", "create_ticket")
+	if card["provider"] != "helpdesk" || card["risk"] != "write" {
+		t.Fatalf("card: %v", card)
+	}
+	id := card["actionId"].(string)
+
+	res, ans := call(t, cs, RunTool, map[string]any{"actionId": id, "params": map[string]any{}})
+	answerText(t, res)
+	if !res.IsError || ans["status"] != statusNeedsInput {
+		t.Fatalf("run without params: %v, want needs_input", ans)
+	}
+	var names []string
+	for _, m := range ans["missing"].([]any) {
+		names = append(names, m.(map[string]any)["name"].(string))
+	}
+	if !strings.Contains(strings.Join(names, ","), "subject") {
+		t.Fatalf("needs_input lists %v, want subject among them", names)
+	}
+
+	params := map[string]any{"subject": "Laptop broken", "description": "It does not boot.",
+		"requester": map[string]any{"email": "ann@example.com"}, "priority": "urgent"}
+	res, ans = call(t, cs, RunTool, map[string]any{"actionId": id, "params": map[string]any{"priority": 3}})
+	if !res.IsError || ans["status"] != statusInvalidParams && ans["status"] != statusNeedsInput {
+		t.Fatalf("run with a wrong type: %v", ans)
+	}
+	res, _ = call(t, cs, RunTool, map[string]any{"actionId": id, "params": params})
+	if res.IsError {
+		t.Fatalf("run: isError: %v", res.Content)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"Laptop broken", "ann@example.com", "urgent"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("result does not carry %q the provider received:\n%s", want, text)
+		}
+	}
+}
+
+func TestActionIDScope(t *testing.T) {
+	f := newFixture(t, "helpdesk")
+	first, second := connectClient(t, f.b), connectClient(t, f.b)
+	card := discoverOne(t, first, "list tickets", "list_tickets")
+	id := card["actionId"].(string)
+
+	tests := []struct {
+		name       string
+		cs         *mcp.ClientSession
+		id         string
+		advance    time.Duration
+		wantStatus string
+	}{
+		{"other session", second, id, 0, statusUnknownAction},
+		{"forged", first, "act_" + strings.Repeat("A", handleChars), 0, statusUnknownAction},
+		{"expired", first, id, handleTTL + time.Second, statusExpired},
+		{"other session, expired", second, id, 0, statusUnknownAction},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f.clock.advance(tt.advance)
+			res, ans := call(t, tt.cs, RunTool, map[string]any{"actionId": tt.id})
+			answerText(t, res)
+			if !res.IsError || ans["status"] != tt.wantStatus {
+				t.Fatalf("answer %v, want status %s", ans, tt.wantStatus)
+			}
+		})
+	}
+}
+
+func TestDiscoverLimitAndBudget(t *testing.T) {
+	f := newFixture(t, "helpdesk", "calendar", "crm", "files")
+	cs := connectClient(t, f.b)
+	tests := []struct {
+		limit      any
+		wantAtMost int
+	}{
+		{nil, defaultLimit},
+		{1, 1},
+		{0, 1},
+		{99, maxLimit},
+	}
+	for _, tt := range tests {
+		args := map[string]any{"intent": "customer"}
+		if tt.limit != nil {
+			args["limit"] = tt.limit
+		}
+		res, ans := call(t, cs, DiscoverTool, args)
+		text := answerText(t, res)
+		if len(text) > maxAnswerBytes {
+			t.Fatalf("limit %v: answer %d bytes", tt.limit, len(text))
+		}
+		n := len(ans["matches"].([]any))
+		omitted, _ := ans["omitted"].(float64)
+		if n == 0 || n+int(omitted) > tt.wantAtMost {
+			t.Fatalf("limit %v: %d matches + %v omitted, want 1..%d", tt.limit, n, omitted, tt.wantAtMost)
+		}
+	}
+}

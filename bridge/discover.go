@@ -1,0 +1,242 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/search"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Discovery limits from the design contract.
+const (
+	defaultLimit = 3
+	maxLimit     = 5
+	maxNameChars = 64
+)
+
+// card is one match of a discovery answer, exactly as the model reads it.
+type card struct {
+	ActionID   string         `json:"actionId"`
+	Name       string         `json:"name"`
+	Summary    string         `json:"summary"`
+	Provider   string         `json:"provider"`
+	Risk       schema.Risk    `json:"risk"`
+	Confidence float64        `json:"confidence"`
+	Complete   bool           `json:"complete"`
+	Note       string         `json:"note,omitempty"`
+	Inputs     []schema.Input `json:"inputs"`
+}
+
+// discovery is the whole discovery answer.
+type discovery struct {
+	Matches []card `json:"matches"`
+	Omitted int    `json:"omitted,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+const noMatchNote = "No tool matched this intent. Try other words for the task; if nothing ever matches, the catalog may be empty (the user can run `capbridge index`)."
+
+// discoverArgs are discover_capability's arguments.
+type discoverArgs struct {
+	Intent string `json:"intent"`
+	Limit  *int   `json:"limit,omitempty"`
+}
+
+func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args discoverArgs
+	if errs := decodeExact(req.Params.Arguments, &args, map[string]bool{"intent": true, "limit": true}); len(errs) > 0 {
+		return invalidParams(errs), nil
+	}
+	if strings.TrimSpace(args.Intent) == "" {
+		return invalidParams([]fieldError{{Path: "/intent", Message: "required: the task in plain words"}}), nil
+	}
+	limit := defaultLimit
+	if args.Limit != nil {
+		limit = min(max(*args.Limit, 1), maxLimit)
+	}
+
+	cfg := b.config()
+	wait := cfg.Bridge.DiscoveryWait
+	if wait <= 0 {
+		wait = defaultDiscoveryWait
+	}
+	if !b.indexer.wait(ctx, wait) {
+		b.logger.Info("discovery answered while indexing continues", "waited", wait)
+	}
+
+	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: allowedBy(cfg)})
+	if err != nil {
+		return nil, fmt.Errorf("searching the catalog: %w", err)
+	}
+	matches, err := b.cards(ctx, results)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := b.fitDiscovery(sessionKey(req.Session), matches)
+	if err != nil {
+		return nil, err
+	}
+	return textAnswer(ans, false), nil
+}
+
+// allowedBy scopes a search to the configured, enabled servers and the
+// tools their allow/deny lists let through.
+func allowedBy(cfg *Config) func(server, tool string) bool {
+	return func(server, tool string) bool {
+		sc, ok := cfg.Servers[server]
+		return ok && !sc.Disabled && sc.Allows(tool)
+	}
+}
+
+// match is one ranked tool with what its card needs.
+type match struct {
+	card card // without an action id
+	act  action
+}
+
+// cards reads the stored card and hash of each ranked tool, in rank order.
+func (b *Bridge) cards(ctx context.Context, results []search.Result) ([]match, error) {
+	ids := make([]int64, len(results))
+	for i, r := range results {
+		ids[i] = r.ToolID
+	}
+	tools, err := b.st.ToolsByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("reading ranked tools: %w", err)
+	}
+	byID := make(map[int64]int, len(tools))
+	for i, t := range tools {
+		byID[t.ID] = i
+	}
+	var out []match
+	for _, r := range results {
+		i, ok := byID[r.ToolID]
+		if !ok {
+			continue // replaced by a re-index since it was ranked
+		}
+		t := tools[i]
+		var c schema.Card
+		if err := json.Unmarshal(t.Card, &c); err != nil {
+			b.logger.Warn("stored card unreadable; skipping it", "server", t.Server, "tool", t.Name, "err", err)
+			continue
+		}
+		out = append(out, match{
+			card: card{
+				Name:       cutRunes(c.Name, maxNameChars),
+				Summary:    c.Summary,
+				Provider:   c.Provider,
+				Risk:       c.Risk,
+				Confidence: math.Round(r.Confidence*100) / 100,
+				Complete:   c.Complete,
+				Note:       c.Note,
+				Inputs:     c.Inputs,
+			},
+			act: action{server: t.Server, tool: t.Name, hash: t.Hash},
+		})
+	}
+	return out, nil
+}
+
+// fitDiscovery issues an action id for each match that fits and builds the
+// answer: each card shrunk to maxCardBytes, the whole within maxAnswerBytes,
+// matches that do not fit counted in omitted.
+func (b *Bridge) fitDiscovery(session any, matches []match) (discovery, error) {
+	ans := discovery{Matches: []card{}}
+	if len(matches) == 0 {
+		ans.Note = noMatchNote
+		return ans, nil
+	}
+	// Room for `,"omitted":N` whatever N turns out to be.
+	budget := maxAnswerBytes - len(`,"omitted":`) - 1
+	// Ids are issued only for cards that fit; an id's length is fixed, so a
+	// placeholder measures the same.
+	placeholder := handlePrefix + strings.Repeat("x", handleChars)
+	var shown []action
+	for _, m := range matches {
+		c := m.card
+		c.ActionID = placeholder
+		if c.Inputs == nil {
+			c.Inputs = []schema.Input{} // "inputs" is always present
+		}
+		ans.Matches = append(ans.Matches, shrinkCard(c, maxCardBytes))
+		if len(compactJSON(ans)) > budget {
+			ans.Matches = ans.Matches[:len(ans.Matches)-1]
+			ans.Omitted++
+			continue
+		}
+		shown = append(shown, m.act)
+	}
+	for i, a := range shown {
+		id, err := b.handles.issue(session, a)
+		if err != nil {
+			return discovery{}, err
+		}
+		ans.Matches[i].ActionID = id
+	}
+	return ans, nil
+}
+
+// Description lengths tried, in order, while shrinking a card.
+var (
+	inputDescSteps = []int{120, 60, 0}
+	summarySteps   = []int{400, 160, 60}
+)
+
+// shrinkCard makes c's compact JSON fit max bytes, losing the least useful
+// first: enum values, then input descriptions, then the summary's tail, then
+// optional inputs, then required inputs (and then c says it is incomplete).
+func shrinkCard(c card, max int) card {
+	fits := func() bool { return len(compactJSON(c)) <= max }
+	if fits() {
+		return c
+	}
+	c.Inputs = append([]schema.Input(nil), c.Inputs...)
+	for i := range c.Inputs {
+		c.Inputs[i].Enum = nil
+	}
+	for _, n := range inputDescSteps {
+		if fits() {
+			return c
+		}
+		for i := range c.Inputs {
+			c.Inputs[i].Description = cutRunes(c.Inputs[i].Description, n)
+		}
+	}
+	for _, n := range summarySteps {
+		if fits() {
+			return c
+		}
+		c.Summary = cutRunes(c.Summary, n)
+	}
+	for i := len(c.Inputs) - 1; i >= 0 && !fits(); i-- {
+		if !c.Inputs[i].Required {
+			c.Inputs = append(c.Inputs[:i], c.Inputs[i+1:]...)
+		}
+	}
+	dropped := 0
+	for len(c.Inputs) > 0 && !fits() {
+		c.Inputs = c.Inputs[:len(c.Inputs)-1]
+		dropped++
+		c.Complete = false
+		c.Note = fmt.Sprintf("%d required inputs are not shown; run_capability answers needs_input with each of them.", dropped)
+	}
+	return c
+}
+
+// cutRunes cuts s to at most n characters, marking a cut with "…".
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,117 @@
+package bridge
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+)
+
+// indexer runs the bridge's background indexing, one round at a time, in
+// the one goroutine that runs loop: servers with nothing stored at start,
+// newly configured ones, and servers whose listing changed. Discoveries wait
+// for a round in progress (bounded), so they see the new cards.
+type indexer struct {
+	b    *Bridge
+	wake chan struct{} // buffered 1: a request is pending
+
+	mu      sync.Mutex
+	pending map[string]bool // guarded by mu; servers asked for since the last round started
+	idle    chan struct{}   // guarded by mu; closed when nothing is pending or running
+}
+
+func newIndexer(b *Bridge) *indexer {
+	idle := make(chan struct{})
+	close(idle)
+	return &indexer{b: b, wake: make(chan struct{}, 1), pending: make(map[string]bool), idle: idle}
+}
+
+// request asks for servers to be indexed in the next round.
+func (x *indexer) request(servers ...string) {
+	if len(servers) == 0 {
+		return
+	}
+	x.mu.Lock()
+	for _, s := range servers {
+		x.pending[s] = true
+	}
+	select {
+	case <-x.idle:
+		x.idle = make(chan struct{})
+	default:
+	}
+	x.mu.Unlock()
+	select {
+	case x.wake <- struct{}{}:
+	default:
+	}
+}
+
+// wait returns when no indexing is pending or running, after max, or when
+// ctx is done, whichever comes first. It reports whether indexing was idle.
+func (x *indexer) wait(ctx context.Context, max time.Duration) bool {
+	x.mu.Lock()
+	idle := x.idle
+	x.mu.Unlock()
+	select {
+	case <-idle:
+		return true
+	default:
+	}
+	t := time.NewTimer(max)
+	defer t.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+func (x *indexer) loop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-x.wake:
+		}
+		x.mu.Lock()
+		names := make([]string, 0, len(x.pending))
+		for s := range x.pending {
+			names = append(names, s)
+		}
+		clear(x.pending)
+		x.mu.Unlock()
+		sort.Strings(names)
+		x.index(ctx, names)
+
+		x.mu.Lock()
+		if len(x.pending) == 0 {
+			select {
+			case <-x.idle:
+			default:
+				close(x.idle)
+			}
+		}
+		x.mu.Unlock()
+	}
+}
+
+func (x *indexer) index(ctx context.Context, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	start := time.Now()
+	results, err := Index(ctx, x.b.config(), x.b.st, x.b.ups, names, &IndexOptions{Logger: x.b.logger})
+	if err != nil {
+		x.b.logger.Warn("background indexing failed", "servers", names, "err", err)
+		return
+	}
+	for _, r := range results {
+		if r.Err != nil {
+			x.b.logger.Warn("indexing a server failed", "server", r.Server, "err", r.Err)
+		}
+	}
+	x.b.logger.Info("background indexing done", "servers", names, "took", time.Since(start))
+}

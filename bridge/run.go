@@ -1,0 +1,325 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/capbridge/capbridge/output"
+	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// runArgs are run_capability's arguments.
+type runArgs struct {
+	ActionID string          `json:"actionId"`
+	Params   json.RawMessage `json:"params"`
+	Fields   []string        `json:"fields"`
+	Cursor   string          `json:"cursor"`
+}
+
+var runKeys = map[string]bool{"actionId": true, "params": true, "fields": true, "cursor": true}
+
+// Messages of the run_capability failures that carry one.
+const (
+	msgExpired       = "This actionId has expired (action ids last 10 minutes). Call discover_capability again for a fresh one."
+	msgUnknownAction = "This actionId was not issued to this session. Call discover_capability to get one."
+	msgGone          = "The server or tool of this actionId is no longer configured. Call discover_capability again."
+	msgSchemaChanged = "The tool's input schema changed since this card was made. Call discover_capability again for the current card."
+	msgCursorExpired = "This cursor has expired (pages are kept 10 minutes). Run the tool again for a fresh result."
+	msgCursorUnknown = "Unknown cursor. Use the cursor exactly as a truncated result's last line gives it, or run the tool again."
+)
+
+// Telemetry outcomes beside the failure statuses.
+const (
+	outcomeOK    = "ok"
+	outcomeError = "tool_error" // the provider answered isError
+)
+
+func (b *Bridge) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args runArgs
+	if errs := decodeExact(req.Params.Arguments, &args, runKeys); len(errs) > 0 {
+		return invalidParams(errs), nil
+	}
+	if args.Cursor != "" {
+		if len(args.Params) > 0 || len(args.Fields) > 0 {
+			return invalidParams([]fieldError{{Path: "/cursor", Message: "a cursor fetches the next page of a result: give it alone (params and fields belong to a new run)"}}), nil
+		}
+		return b.nextPage(args.Cursor), nil
+	}
+	if args.ActionID == "" {
+		return invalidParams([]fieldError{{Path: "/actionId", Message: "required: the actionId of a discover_capability card (or a cursor)"}}), nil
+	}
+	act, err := b.handles.resolve(sessionKey(req.Session), args.ActionID)
+	switch {
+	case errors.Is(err, errHandleExpired):
+		return failure(statusExpired, msgExpired), nil
+	case err != nil:
+		return failure(statusUnknownAction, msgUnknownAction), nil
+	}
+	cfg := b.config()
+	if !allowedBy(cfg)(act.server, act.tool) {
+		return failure(statusUnknownAction, msgGone), nil
+	}
+	return b.runAction(ctx, cfg, act, args), nil
+}
+
+// runAction executes one resolved action: drift check, validation, the
+// upstream call, the output stage, telemetry.
+func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args runArgs) *mcp.CallToolResult {
+	tool, err := b.currentTool(ctx, cfg, act.server, act.tool)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		b.indexer.request(act.server)
+		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgSchemaChanged))
+	case err != nil:
+		return b.refuse(act, statusUpstreamError, upstreamFailure(act.server, err))
+	}
+	if tool.Hash != act.hash {
+		b.logger.Info("schema changed since discovery", "server", act.server, "tool", act.tool)
+		b.indexer.request(act.server)
+		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgSchemaChanged))
+	}
+	v, err := b.validators.get(tool)
+	if err != nil {
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, sanitized("the tool's input schema cannot be used: "+err.Error(), maxMessageLen)))
+	}
+	params := args.Params
+	if len(params) == 0 || string(params) == "null" {
+		params = json.RawMessage("{}")
+	}
+	checked, err := v.Check(params)
+	if err != nil {
+		return b.refuse(act, statusInvalidParams, invalidParams([]fieldError{{Path: "/params", Message: err.Error()}}))
+	}
+	if len(checked.Missing) > 0 {
+		return b.refuse(act, statusNeedsInput, needsInput(checked.Missing))
+	}
+	if len(checked.Errors) > 0 {
+		errs := make([]fieldError, len(checked.Errors))
+		for i, e := range checked.Errors {
+			errs[i] = fieldError{Path: e.Path, Message: e.Message}
+		}
+		return b.refuse(act, statusInvalidParams, invalidParams(errs))
+	}
+
+	start := time.Now()
+	res, err := b.ups.Call(ctx, act.server, act.tool, checked.Args)
+	latency := time.Since(start)
+	if err == nil && res == nil {
+		err = errors.New("empty result")
+	}
+	if err != nil {
+		b.logger.Warn("upstream call failed", "server", act.server, "tool", act.tool, "err", err)
+		b.record(store.Call{Server: act.server, Tool: act.tool, BytesIn: int64(len(checked.Args)), Latency: latency, Outcome: statusUpstreamError})
+		return upstreamFailure(act.server, err)
+	}
+
+	shaped, err := output.Shape(res, outputOptions(cfg, act, args.Fields))
+	if err != nil {
+		b.logger.Warn("shaping a result failed; passing it on unshaped", "server", act.server, "tool", act.tool, "err", err)
+		return res
+	}
+	page := b.pager.First(shaped)
+	outcome := outcomeOK
+	if res.IsError {
+		outcome = outcomeError
+	}
+	b.record(store.Call{
+		Server: act.server, Tool: act.tool,
+		BytesIn: int64(shaped.BytesIn), BytesOut: int64(shaped.BytesOut),
+		TokensIn: int64(shaped.TokensIn), TokensOut: int64(shaped.TokensOut),
+		Pages: shaped.PageCount(), Latency: latency, Outcome: outcome,
+	})
+	return page
+}
+
+// currentTool returns the stored record of server's tool as the server
+// lists it now. A run for a server that is not running (so its next session
+// may list other tools) or whose listing changed since it was last checked
+// re-lists and re-indexes it first, which also starts it; while the session
+// lives, notifications/tools/list_changed (ToolsChanged) marks it again.
+func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool string) (*store.Tool, error) {
+	b.mu.Lock()
+	ok := b.verified[server]
+	b.mu.Unlock()
+	if !ok || !b.ups.Running(server) {
+		results, err := Index(ctx, cfg, b.st, b.ups, []string{server}, &IndexOptions{Logger: b.logger})
+		for _, r := range results {
+			if r.Server == server && r.Err != nil {
+				return nil, r.Err
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		b.mu.Lock()
+		b.verified[server] = true
+		b.mu.Unlock()
+	}
+	t, err := b.st.Tool(ctx, server, tool)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s/%s: %w", server, tool, err)
+	}
+	return t, nil
+}
+
+// outputOptions joins the config's mask for this tool and the call's fields.
+func outputOptions(cfg *Config, act action, fields []string) *output.Options {
+	oc := cfg.Output[act.server+"/"+act.tool]
+	opts := &output.Options{MaxTokens: oc.MaxTokens}
+	opts.Fields = append(append(opts.Fields, oc.Fields...), fields...)
+	if oc.Strip != nil && !*oc.Strip {
+		opts.NoStrip = true
+	}
+	return opts
+}
+
+// nextPage answers run_capability {cursor}.
+func (b *Bridge) nextPage(cursor string) *mcp.CallToolResult {
+	page, err := b.pager.Next(cursor)
+	switch {
+	case errors.Is(err, output.ErrCursorExpired):
+		return failure(statusExpired, msgCursorExpired)
+	case err != nil:
+		return failure(statusUnknownAction, msgCursorUnknown)
+	}
+	return page
+}
+
+// refuse records a call that never reached the provider and returns ans.
+func (b *Bridge) refuse(act action, outcome string, ans *mcp.CallToolResult) *mcp.CallToolResult {
+	b.record(store.Call{Server: act.server, Tool: act.tool, Outcome: outcome})
+	return ans
+}
+
+// record queues one call's telemetry for the recorder: a SQLite write does
+// not belong on the path of every run. When the queue is full (the disk is
+// far behind) the record is dropped and logged.
+func (b *Bridge) record(c store.Call) {
+	c.At = b.now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	select {
+	case b.calls <- c:
+	default:
+		b.logger.Warn("call telemetry queue full; dropping a record", "server", c.Server, "tool", c.Tool)
+	}
+}
+
+// Bounds of the telemetry recorder.
+const (
+	maxPendingCalls = 1024
+	recordTimeout   = 5 * time.Second
+)
+
+// recordCalls writes queued telemetry until Close closes the queue.
+func (b *Bridge) recordCalls() {
+	for c := range b.calls {
+		ctx, cancel := context.WithTimeout(context.Background(), recordTimeout)
+		if err := b.st.RecordCall(ctx, c); err != nil {
+			b.logger.Warn("recording call telemetry failed", "server", c.Server, "tool", c.Tool, "err", err)
+		}
+		cancel()
+	}
+}
+
+// upstreamFailure answers upstream_error with err's message, sanitized and
+// bounded.
+func upstreamFailure(server string, err error) *mcp.CallToolResult {
+	msg := err.Error()
+	if ue := (*UpstreamError)(nil); !errors.As(err, &ue) {
+		msg = fmt.Sprintf("server %q failed: %v", server, err) // an UpstreamError names its server itself
+	}
+	return failure(statusUpstreamError, sanitized(msg, maxMessageLen))
+}
+
+// missingInput is one needs_input entry.
+type missingInput struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+}
+
+// needsInput answers needs_input with every missing input that fits the
+// answer budget; more counts the rest.
+func needsInput(missing []schema.Missing) *mcp.CallToolResult {
+	ans := struct {
+		Status  string         `json:"status"`
+		Missing []missingInput `json:"missing"`
+		More    int            `json:"more,omitempty"`
+	}{Status: statusNeedsInput, Missing: []missingInput{}}
+	budget := maxAnswerBytes - len(`,"more":`) - 5
+	for i, m := range missing {
+		ans.Missing = append(ans.Missing, missingInput{
+			Name:        inputName(m.Path),
+			Type:        m.Type,
+			Description: sanitized(m.Description, 200),
+		})
+		if len(compactJSON(ans)) > budget {
+			ans.Missing = ans.Missing[:len(ans.Missing)-1]
+			ans.More = len(missing) - i
+			break
+		}
+	}
+	return textAnswer(ans, true)
+}
+
+// Bound on compiled validators kept.
+const maxValidators = 512
+
+// validators caches compiled validators by schema hash: compiling a large
+// schema takes milliseconds, a run must not.
+type validators struct {
+	mu     sync.Mutex
+	byHash map[string]*schema.Validator // guarded by mu
+}
+
+func newValidators() *validators {
+	return &validators{byHash: make(map[string]*schema.Validator)}
+}
+
+func (vs *validators) get(t *store.Tool) (*schema.Validator, error) {
+	vs.mu.Lock()
+	v, ok := vs.byHash[t.Hash]
+	vs.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	var rec schema.Record
+	if err := json.Unmarshal(t.Record, &rec); err != nil {
+		return nil, fmt.Errorf("reading the record of %s/%s: %w", t.Server, t.Name, err)
+	}
+	v, err := schema.NewValidator(&rec)
+	if err != nil {
+		return nil, fmt.Errorf("compiling the schema of %s/%s: %w", t.Server, t.Name, err)
+	}
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	if len(vs.byHash) >= maxValidators {
+		for h := range vs.byHash { // drop any one: a recompile is cheap enough
+			delete(vs.byHash, h)
+			break
+		}
+	}
+	vs.byHash[t.Hash] = v
+	return v, nil
+}
+
+// inputName is how needs_input names a missing input: a top-level one by its
+// card name, as params takes it ("subject"), a nested one by its JSON
+// Pointer ("/user/email").
+func inputName(pointer string) string {
+	if rest, ok := strings.CutPrefix(pointer, "/"); ok && !strings.Contains(rest, "/") {
+		return strings.NewReplacer("~1", "/", "~0", "~").Replace(rest)
+	}
+	return pointer
+}
