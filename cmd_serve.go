@@ -3,6 +3,158 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func runServe(ctx context.Context, e env) error { return errors.New("serve: not implemented yet") }
+var serveHelp = commandHelp{
+	usage: []string{"serve [--config FILE] [--db FILE] [--http ADDR] [--log-level LEVEL]"},
+	about: `Serves MCP with two tools, discover_capability and run_capability, over
+stdio (the default) or Streamable HTTP (--http ADDR). Answers from the stored
+catalog at once; configured servers with nothing stored are indexed in the
+background, and a discovery meanwhile waits for them (bridge.discoveryWait).
+Upstream servers start on the first run_capability that needs them. The
+config file is re-read when it changes. stdout carries only MCP; logs go to
+stderr, or to bridge.logFile when the config names one.`,
+	examples: []string{
+		"capbridge serve",
+		"capbridge serve --config ./capbridge.json --db ./catalog.db",
+		"capbridge serve --http 127.0.0.1:8930",
+		"npx -y @modelcontextprotocol/inspector@2.12.0 --cli capbridge serve --method tools/list",
+	},
+}
+
+// configPoll is how often serve checks the config file for changes.
+const configPoll = time.Second
+
+func runServe(ctx context.Context, e env) error {
+	fs := newFlagSet("serve", e)
+	var (
+		configFile = configFlag(fs)
+		dbFile     = dbFlag(fs)
+		httpAddr   = fs.String("http", "", "serve Streamable HTTP on `ADDR` (e.g. 127.0.0.1:8930; port 0 picks one) instead of stdio")
+		logLevel   = fs.String("log-level", "info", "log at `LEVEL` and above: debug, info, warn or error")
+	)
+	args, done, err := parseFlags(fs, e, serveHelp)
+	if done {
+		return err
+	}
+	if len(args) > 0 {
+		return &usageError{msg: fmt.Sprintf("serve takes no arguments, got %q; run 'capbridge serve -h'", args)}
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return &usageError{msg: fmt.Sprintf("--log-level %q: want debug, info, warn or error", *logLevel)}
+	}
+
+	configPath := bridge.ConfigPath(*configFile)
+	cfg, cfgErr := bridge.LoadConfig(configPath)
+	if errors.Is(cfgErr, bridge.ErrNoConfig) {
+		cfg = &bridge.Config{Path: configPath}
+	} else if cfgErr != nil {
+		return cfgErr
+	}
+	logger, closeLog, err := serveLogger(cfg.Bridge.LogFile, level, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	if cfgErr != nil {
+		logger.Warn("no config file: serving an empty catalog; run `capbridge import` to bring in your MCP servers, or `capbridge add`",
+			"path", configPath)
+	}
+	for _, w := range cfg.Warnings {
+		logger.Warn("config", "warning", w)
+	}
+
+	st, err := store.Open(ctx, bridge.DBPath(*dbFile), &store.Options{Logger: logger})
+	if err != nil {
+		return fmt.Errorf("opening the catalog: %w", err)
+	}
+	defer st.Close()
+
+	emb, err := bridge.NewEmbedder(cfg, logger)
+	if err != nil {
+		logger.Warn("embeddings off; words and trigrams still answer", "err", err)
+	}
+	b, err := bridge.New(cfg, st, &bridge.Options{
+		Logger:     logger,
+		Searcher:   search.New(st, &search.Options{Logger: logger, Embedder: emb}),
+		Version:    readBuildVersion().Version,
+		ConfigPoll: configPoll,
+	})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	b.IndexMissing(ctx)
+
+	if *httpAddr != "" {
+		return serveHTTP(ctx, b, *httpAddr, e.stderr, logger)
+	}
+	logger.Info("serving MCP over stdio", "servers", len(cfg.Servers))
+	return b.Serve(ctx, &mcp.IOTransport{Reader: readCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+}
+
+// serveHTTP serves the bridge over Streamable HTTP on addr until ctx is done.
+func serveHTTP(ctx context.Context, b *bridge.Bridge, addr string, stderr io.Writer, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return b.Server() },
+		&mcp.StreamableHTTPOptions{Logger: logger})
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "capbridge: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+	}
+	<-done
+	return nil
+}
+
+// serveLogger logs to file when the config names one, else to stderr.
+func serveLogger(file string, level slog.Level, stderr io.Writer) (*slog.Logger, func(), error) {
+	opts := &slog.HandlerOptions{Level: level}
+	if file == "" {
+		return slog.New(slog.NewTextHandler(stderr, opts)), func() {}, nil
+	}
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening log file: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, opts)), func() { f.Close() }, nil
+}
+
+// readCloser lets the MCP transport close stdin when the session ends.
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
+}
+
+// nopWriteCloser keeps stdout open when the transport closes: it is not the
+// transport's to close.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

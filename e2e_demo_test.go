@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestServeToolsListBytes measures what a real client receives from a real
+// `capbridge serve` process: two tools whose compact JSON stays under the
+// 4,000-byte budget whatever is connected.
+func TestServeToolsListBytes(t *testing.T) {
+	cfg := writeConfig(t, map[string]upstream{
+		"helpdesk": demoUpstream("--server", "helpdesk"),
+		"crm":      demoUpstream("--server", "crm"),
+	}, nil)
+	cs := startServe(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 2 || res.Tools[0].Name != "discover_capability" || res.Tools[1].Name != "run_capability" {
+		t.Fatalf("tools/list: %d tools, want discover_capability and run_capability", len(res.Tools))
+	}
+	data, err := json.Marshal(res.Tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tools/list tools array: %d bytes", len(data))
+	if len(data) >= 4000 {
+		t.Fatalf("tools/list tools array is %d bytes, budget 4,000", len(data))
+	}
+}
+
+// TestStressToolEndToEnd takes the oversized stress tool (300 parameters,
+// provider names such as x-api-version, user.email and user-id that need
+// aliases) through the whole flow: serve indexes it in the background,
+// discovery finds it, a run without params answers needs_input, and a run
+// with every missing value reaches the demo server under the exact provider
+// names, which its echo shows.
+func TestStressToolEndToEnd(t *testing.T) {
+	cfg := writeConfig(t, map[string]upstream{"stress": demoUpstream("--catalog", stressCatalog(t), "--server", "stress")}, nil)
+	cs := startServe(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
+
+	card := discoverAction(t, cs, "upsert a stress test record", "stress", "upsert_stress_record")
+	id := card["actionId"].(string)
+	if strings.Contains(resultTextOf(card), "Ignore all previous instructions") {
+		t.Fatalf("the card carries the provider's injection lure: %v", card)
+	}
+
+	res, ans := callBridge(t, cs, "run_capability", map[string]any{"actionId": id})
+	if !res.IsError || ans["status"] != "needs_input" {
+		t.Fatalf("run without params: %s, want needs_input", resultText(res))
+	}
+	if n := len(resultText(res)); n > 6000 {
+		t.Fatalf("needs_input is %d bytes, budget 6,000", n)
+	}
+	missing := ans["missing"].([]any)
+	more, _ := ans["more"].(float64)
+	params := map[string]any{}
+	for _, m := range missing {
+		name := m.(map[string]any)["name"].(string)
+		params[name] = "v-" + name
+	}
+	if more > 0 {
+		t.Fatalf("needs_input held back %v inputs; the stress tool's 40 required ones should fit", more)
+	}
+
+	res = runAction(t, cs, id, params)
+	// The demo server echoes the arguments it received: they arrive under
+	// the provider's own names, not the card's aliases, every value intact.
+	text := resultText(res)
+	line, ok := findLine(text, "received: ")
+	if !ok {
+		t.Fatalf("no echo of the received arguments in:\n%s", text)
+	}
+	var received map[string]string
+	if err := json.Unmarshal([]byte(line), &received); err != nil {
+		t.Fatalf("echo %q: %v", line, err)
+	}
+	for _, provider := range []string{"x-api-version", "user.email", "user-id", "user_id", "größe"} {
+		if _, ok := received[provider]; !ok {
+			t.Errorf("the provider did not receive %q; it received %v", provider, received)
+		}
+	}
+	sent := map[string]bool{}
+	for name, v := range received {
+		if strings.HasPrefix(name, "param_") {
+			t.Errorf("alias %q reached the provider", name)
+		}
+		sent[v] = true
+	}
+	for _, v := range params {
+		if !sent[v.(string)] {
+			t.Errorf("value %q was not received", v)
+		}
+	}
+	if len(received) != len(params) {
+		t.Errorf("the provider received %d arguments, the model gave %d", len(received), len(params))
+	}
+}
+
+// findLine returns the rest of the first line of text starting with prefix.
+func findLine(text, prefix string) (string, bool) {
+	for _, l := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(l, prefix); ok {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+// stressCatalog writes testdata/stress/tool.json as a one-tool catalog of
+// server "stress", for `capbridge demo-server --catalog`.
+func stressCatalog(t *testing.T) string {
+	t.Helper()
+	tool, err := os.ReadFile(filepath.Join("testdata", "stress", "tool.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(tool, &obj); err != nil {
+		t.Fatal(err)
+	}
+	obj["server"] = json.RawMessage(`"stress"`)
+	line, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "stress.jsonl")
+	if err := os.WriteFile(path, append(line, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func resultTextOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
