@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -139,16 +140,29 @@ func (p *Pager) Next(cursor string) (*mcp.CallToolResult, error) {
 	p.sweep(now)
 	rec, ok := p.cursors[cursor]
 	if !ok {
-		return nil, fmt.Errorf("paging with cursor %q: %w", cursor, ErrCursorUnknown)
+		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorUnknown)
 	}
 	if rec.e.gone || now.Sub(rec.issued) > p.ttl {
-		return nil, fmt.Errorf("paging with cursor %q: %w", cursor, ErrCursorExpired)
+		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorExpired)
 	}
 	content := []mcp.Content{&mcp.TextContent{Text: rec.e.pages[rec.page]}}
 	if rec.page == len(rec.e.pages)-1 {
 		return &mcp.CallToolResult{Content: content}, nil
 	}
 	return &mcp.CallToolResult{Content: withFooter(content, p.footer(rec.e, rec.page, now))}, nil
+}
+
+// shortened bounds a cursor quoted in an error: a forged one may be long.
+func shortened(cursor string) string {
+	const keep = len(cursorPrefix) + 32
+	if len(cursor) <= keep {
+		return cursor
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(cursor[cut]) {
+		cut--
+	}
+	return cursor[:cut] + "..."
 }
 
 func newEntry(sh *Shaped) *entry {

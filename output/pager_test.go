@@ -258,3 +258,14 @@ func TestPagerConcurrentUse(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestUnknownCursorErrorIsBounded(t *testing.T) {
+	forged := "cur_" + strings.Repeat("é", 5000)
+	_, err := NewPager(nil).Next(forged)
+	if !errors.Is(err, ErrCursorUnknown) {
+		t.Fatalf("Next: %v, want %v", err, ErrCursorUnknown)
+	}
+	if len(err.Error()) > 200 {
+		t.Errorf("error quotes %d bytes of a forged cursor", len(err.Error()))
+	}
+}
