@@ -105,10 +105,12 @@ func listAll(t *testing.T, cs *mcp.ClientSession) ([]*mcp.Tool, int) {
 }
 
 // rawPeer speaks newline-delimited JSON-RPC to [ServeStdio] over pipes, so a
-// test sees every byte the server writes.
+// test sees every byte the server writes. A goroutine reads the server's
+// stdout into lines, so the server never blocks on a write the test has not
+// asked for yet.
 type rawPeer struct {
-	in  io.WriteCloser
-	out *bufio.Reader
+	in    io.WriteCloser
+	lines chan string
 }
 
 // serveRaw runs ServeStdio on pipes and returns the client's end.
@@ -116,21 +118,32 @@ func serveRaw(t *testing.T, opts *Options) *rawPeer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	p := &rawPeer{in: inW, lines: make(chan string, 1024)}
 	done := make(chan error, 1)
 	go func() {
 		done <- ServeStdio(context.Background(), inR, outW, opts)
 		outW.Close()
 	}()
+	go func() {
+		defer close(p.lines)
+		r := bufio.NewReaderSize(outR, 1<<20)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			p.lines <- strings.TrimSuffix(l, "\n")
+		}
+	}()
 	t.Cleanup(func() {
 		inW.Close()
-		go io.Copy(io.Discard, outR) // let a last write finish
 		select {
 		case <-done:
 		case <-time.After(5 * time.Second):
 			t.Error("server did not stop after stdin closed")
 		}
 	})
-	return &rawPeer{in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
+	return p
 }
 
 func (p *rawPeer) send(t *testing.T, msg string) {
@@ -140,14 +153,19 @@ func (p *rawPeer) send(t *testing.T, msg string) {
 	}
 }
 
-// line reads the next line the server wrote, without its newline.
+// line returns the next line the server wrote, without its newline.
 func (p *rawPeer) line(t *testing.T) string {
 	t.Helper()
-	l, err := p.out.ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading server output: %v (got %q)", err, l)
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			t.Fatal("server closed stdout")
+		}
+		return l
+	case <-time.After(5 * time.Second):
+		t.Fatal("no line from the server in 5s")
+		return ""
 	}
-	return strings.TrimSuffix(l, "\n")
 }
 
 const (
