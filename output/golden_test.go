@@ -43,6 +43,9 @@ func TestGolden(t *testing.T) {
 			&Options{Fields: []string{"title"}}},
 		{"mask_custom_keep", &mcp.CallToolResult{Content: []mcp.Content{text(goldenRecords)}},
 			&Options{Fields: []string{"title"}, Keep: []string{"number"}}},
+		{"graphql_nested_wrapper", &mcp.CallToolResult{Content: []mcp.Content{text(
+			`{"data":{"repository":{"name":"capbridge","issues":{"totalCount":3,"pageInfo":{"hasNextPage":false},"nodes":` + goldenRecords + `}}}}`)}},
+			&Options{Fields: []string{"number", "title", "data.repository.issues.totalCount"}}},
 		{"object_lines", &mcp.CallToolResult{Content: []mcp.Content{text(
 			`{"id":42,"login":"ana","name":"Ana Lima","bio":"Writes Go.\nLikes tables.","followers":1200,"verified":true,"site":null,` +
 				`"org":{"name":"capbridge","seats":5},"_id":"x9","__v":3,"updated_at":"2026-11-30T01:00:00Z","team_ids":[1,2,3]}`)}}, nil},

@@ -77,31 +77,30 @@ func (n *maskNode) merge(other *maskNode) {
 	}
 }
 
-// reroot returns the mask for a wrapper object whose records sit under
-// listKey: a path whose first segment names no key of the wrapper applies to
-// the records, so fields ["number"] reach {"items":[{"number":1}]}.
-func (n *maskNode) reroot(wrapper object, listKey string) *maskNode {
+// reroot returns the mask for a wrapper object whose records sit at path
+// (see [wrappedList]): a mask path whose first segment names no key of the
+// wrapper applies to the records, so fields ["number"] reach
+// {"items":[{"number":1}]}.
+func (n *maskNode) reroot(wrapper object, path []string) *maskNode {
 	if n.all {
 		return n
 	}
 	out := &maskNode{children: map[string]*maskNode{}}
-	records := &maskNode{}
-	moved := false
+	relative := &maskNode{children: map[string]*maskNode{}}
 	for key, child := range n.children {
 		if _, ok := wrapper.get(key); ok {
 			out.children[key] = child
-			continue
+		} else {
+			relative.children[key] = child
 		}
-		records.merge(&maskNode{children: map[string]*maskNode{key: child}})
-		moved = true
 	}
-	if !moved {
+	if len(relative.children) == 0 {
 		return n
 	}
-	if existing := out.children[listKey]; existing != nil {
-		records.merge(existing)
+	for i := len(path) - 1; i >= 0; i-- {
+		relative = &maskNode{children: map[string]*maskNode{path[i]: relative}}
 	}
-	out.children[listKey] = records
+	out.merge(relative)
 	return out
 }
 
@@ -113,32 +112,21 @@ func (s *settings) project(v any) any {
 		}
 		return s.stripValue(v)
 	}
-	obj, ok := v.(object)
-	if !ok {
-		return s.applyMask(v, s.mask, true)
-	}
-	root, listKey := s.mask, ""
-	if key, ok := wrappedList(obj); ok {
-		root, listKey = root.reroot(obj, key), key
-	}
-	if root.all {
-		return v
-	}
-	out := object{}
-	for _, m := range obj {
-		if child := root.children[m.key]; child != nil {
-			out = append(out, member{key: m.key, val: s.applyMask(m.val, child, m.key == listKey)})
-		} else if s.keep[m.key] {
-			out = append(out, m)
+	root, path := s.mask, []string(nil)
+	if obj, ok := v.(object); ok {
+		if p, ok := wrappedList(obj); ok {
+			root, path = root.reroot(obj, p), p
 		}
 	}
-	return out
+	return s.applyMask(v, root, true, path)
 }
 
 // applyMask keeps what n names. Keep keys survive only where keep is set:
-// in the top-level value's records and in the records of a wrapped list,
-// not in nested values, so "user.login" gives {"login":...} alone.
-func (s *settings) applyMask(v any, n *maskNode, keep bool) any {
+// in the top-level value, along the path to a wrapped list, and in that
+// list's records; not in other nested values, so "user.login" gives
+// {"login":...} alone. toList is what remains of the path to the wrapped
+// list.
+func (s *settings) applyMask(v any, n *maskNode, keep bool, toList []string) any {
 	if n.all {
 		return v
 	}
@@ -147,7 +135,12 @@ func (s *settings) applyMask(v any, n *maskNode, keep bool) any {
 		out := object{}
 		for _, m := range v {
 			if child := n.children[m.key]; child != nil {
-				out = append(out, member{key: m.key, val: s.applyMask(m.val, child, false)})
+				onPath := len(toList) > 0 && m.key == toList[0]
+				var rest []string
+				if onPath {
+					rest = toList[1:]
+				}
+				out = append(out, member{key: m.key, val: s.applyMask(m.val, child, onPath, rest)})
 			} else if keep && s.keep[m.key] {
 				out = append(out, m)
 			}
@@ -156,7 +149,7 @@ func (s *settings) applyMask(v any, n *maskNode, keep bool) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = s.applyMask(e, n, keep)
+			out[i] = s.applyMask(e, n, keep, nil)
 		}
 		return out
 	}
@@ -197,26 +190,4 @@ func (s *settings) isInternal(m member) bool {
 		}
 	}
 	return false
-}
-
-// wrappedList reports the key of the one big list an object wraps, as in
-// {"items":[...],"total":500}: its largest member, a non-empty array holding
-// at least half of the object's compact JSON bytes.
-func wrappedList(obj object) (string, bool) {
-	if len(obj) == 0 {
-		return "", false
-	}
-	best, bestSize, total := -1, 0, 0
-	for i, m := range obj {
-		size := len(appendJSON(nil, m.val)) + len(m.key)
-		total += size
-		if size > bestSize {
-			best, bestSize = i, size
-		}
-	}
-	arr, ok := obj[best].val.([]any)
-	if !ok || len(arr) == 0 || 2*bestSize < total {
-		return "", false
-	}
-	return obj[best].key, true
 }

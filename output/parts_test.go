@@ -67,6 +67,8 @@ func TestMasks(t *testing.T) {
 		{"empty paths ignored", records, []string{"", ".", "[]"}, nil, `[{"id":1,"title":"a","status":"open","user":{"login":"ana","id":7},"tags":[{"name":"x","color":"red"}]}]`},
 		{"wrapper by path", wrapper, []string{"items.title", "total"}, nil, `{"total":1,"items":[{"id":1,"title":"a","status":"open"}]}`},
 		{"wrapper by record field", wrapper, []string{"title"}, nil, `{"items":[{"id":1,"title":"a","status":"open"}]}`},
+		{"nested wrapper by record field", `{"data":{"issues":{"count":1,"nodes":` + records + `}}}`, []string{"title", "data.issues.count"}, nil,
+			`{"data":{"issues":{"count":1,"nodes":[{"id":1,"title":"a","status":"open"}]}}}`},
 		{"wrapper whole list", wrapper, []string{"items"}, nil,
 			`{"items":[{"id":1,"title":"a","status":"open","user":{"login":"ana","id":7},"tags":[{"name":"x","color":"red"}],"_id":"i"}]}`},
 	}

@@ -73,6 +73,9 @@ func TestPagesReproduceTheProjectedWhole(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			v = object{{key: "total", val: json.Number(fmt.Sprint(n))}, {key: "items", val: v}}
 		}
+		if rng.IntN(4) == 0 {
+			v = object{{key: "data", val: v}, {key: "ok", val: true}}
+		}
 		opts := &Options{MaxTokens: 8 + rng.IntN(300)}
 		if rng.IntN(3) == 0 {
 			for _, f := range []string{"a", "title", "user.login", "items[].b", "tags"} {

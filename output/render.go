@@ -26,8 +26,8 @@ func renderJSON(v any, limit int) []Section {
 		if len(v) == 0 {
 			return []Section{compactSection(v)}
 		}
-		if key, ok := wrappedList(v); ok {
-			candidates = append(candidates, wrapperForms(v, key, limit)...)
+		if path, ok := wrappedList(v); ok {
+			candidates = append(candidates, wrapperForms(v, path, limit)...)
 		}
 		candidates = append(candidates, []Section{linesSection(v)}, []Section{compactSection(v)})
 	default:
@@ -42,25 +42,37 @@ func renderJSON(v any, limit int) []Section {
 	return best
 }
 
-// wrapperForms renders an object wrapping one big list as key: value lines
-// for its other keys, then the list under a "key:" title line that every
-// page showing its records repeats, as a table or one JSON record per line.
-func wrapperForms(obj object, listKey string, limit int) [][]Section {
+// wrapperForms renders an object wrapping one big list at path as key: value
+// lines for every other key on the way (nested keys by their dot path), then
+// the list under a "path:" title line that every page showing its records
+// repeats, as a table or one JSON record per line.
+func wrapperForms(obj object, path []string, limit int) [][]Section {
 	var lead object
+	cur := obj
 	var list []any
-	for _, m := range obj {
-		if m.key == listKey {
-			list = m.val.([]any)
-			continue
+	for depth, key := range path {
+		prefix := strings.Join(path[:depth], ".")
+		for _, m := range cur {
+			if m.key != key {
+				if prefix != "" {
+					m.key = prefix + "." + m.key
+				}
+				lead = append(lead, m)
+			}
 		}
-		lead = append(lead, m)
+		next, _ := cur.get(key)
+		if depth == len(path)-1 {
+			list, _ = next.([]any)
+		} else {
+			cur, _ = next.(object)
+		}
 	}
 	var prefix []Section
 	if len(lead) > 0 {
 		prefix = []Section{linesSection(lead)}
 	}
-	title := escapeLine(listKey) + ":"
-	if utf8.RuneCountInString(title) > limit/2 {
+	title := escapeLine(strings.Join(path, ".")) + ":"
+	if len(list) == 0 || utf8.RuneCountInString(title) > limit/2 {
 		return nil
 	}
 	var forms [][]Section
