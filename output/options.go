@@ -27,13 +27,16 @@ type Options struct {
 	// Fields are masks: dot paths such as "user.login". Arrays are
 	// traversed implicitly, and "items[].id" is read as "items.id". A path
 	// keeps the whole value it names. When Fields is empty, no mask applies
-	// and internal keys are stripped instead (see Strip). Masks come from
-	// the tool's config and from run_capability's fields; the caller
-	// concatenates both.
+	// and internal keys are stripped instead (see Strip). On an object
+	// wrapping one big list, a path whose first segment names no top-level
+	// key applies to the list's records: "title" reaches
+	// {"items":[{"title":...}]}. Masks come from the tool's config and from
+	// run_capability's fields; the caller concatenates both.
 	Fields []string
-	// Keep lists keys a mask always keeps in the top-level records (the
-	// top-level object, the elements of a top-level list, or the records of
-	// a wrapped list such as {"items":[...]}) and that are never stripped. Nil means [DefaultKeep]; an empty non-nil slice keeps none.
+	// Keep lists keys a mask always keeps in the top-level value, in the
+	// objects on the way to a wrapped list and in that list's records, but
+	// not in other nested values; they are never stripped either. Nil means
+	// [DefaultKeep]; an empty non-nil slice keeps none.
 	Keep []string
 	// Strip lists internal keys removed at every depth when no mask
 	// applies. Nil means [DefaultStrip]; an empty non-nil slice strips none.

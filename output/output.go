@@ -16,8 +16,9 @@
 //     removed at every depth.
 //   - Compaction: records with mostly shared keys become a Markdown table,
 //     an object becomes "key: value" lines, an object wrapping one big list
-//     ({"total":500,"items":[...]}) becomes lines for its other keys and a
-//     table for the list; other lists become one compact JSON element per
+//     ({"total":500,"items":[...]}, or deeper, {"data":{"x":{"nodes":[...]}}})
+//     becomes lines for its other keys and a table for the list, paged by
+//     the list's records; other lists become one compact JSON element per
 //     line. Of the forms a value allows, the smallest in bytes wins, and
 //     compact JSON is always among them, so shaping never makes a result
 //     larger than compact JSON of the projected data.
