@@ -1,0 +1,312 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// benchCatalogs are the real catalogs the benchmarks store, relative to
+// the shared data directory beside the repository.
+var benchCatalogs = []string{
+	"bench/retrieval_bfcl/catalog.jsonl",
+	"bench/retrieval_metatool/catalog.jsonl",
+	"catalogs/laptop.jsonl",
+}
+
+// benchTools builds n tools from the shared catalogs, cycling through them
+// (later rounds get a #round suffix) until there are n. Record is the raw
+// tools/list line; Doc is plain text taken from it.
+func benchTools(tb testing.TB, n int) []Tool {
+	tb.Helper()
+	var base []Tool
+	for _, rel := range benchCatalogs {
+		path := filepath.Join("..", "..", "shared", filepath.FromSlash(rel))
+		f, err := os.Open(path)
+		if err != nil {
+			tb.Skipf("shared catalogs unavailable: %v", err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			t, err := benchTool(sc.Bytes())
+			if err != nil {
+				f.Close()
+				tb.Fatalf("%s: %v", rel, err)
+			}
+			base = append(base, t)
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			tb.Fatalf("%s: %v", rel, err)
+		}
+	}
+	tools := make([]Tool, 0, n)
+	seen := make(map[string]bool, n)
+	for round := 0; len(tools) < n; round++ {
+		for _, t := range base {
+			if len(tools) == n {
+				break
+			}
+			if round > 0 {
+				t.Name = fmt.Sprintf("%s#%d", t.Name, round)
+			}
+			if seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
+			tools = append(tools, t)
+		}
+	}
+	return tools
+}
+
+type rawTool struct {
+	Server      string          `json:"server"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+type rawSchema struct {
+	Properties map[string]struct {
+		Description string `json:"description"`
+		Enum        []any  `json:"enum"`
+	} `json:"properties"`
+}
+
+func benchTool(line []byte) (Tool, error) {
+	var rt rawTool
+	if err := json.Unmarshal(line, &rt); err != nil {
+		return Tool{}, err
+	}
+	var sch rawSchema
+	_ = json.Unmarshal(rt.InputSchema, &sch) // a schema without properties is fine
+	var params, descs, enums []string
+	for name, p := range sch.Properties {
+		params = append(params, splitName(name))
+		descs = append(descs, p.Description)
+		for _, e := range p.Enum {
+			enums = append(enums, fmt.Sprint(e))
+		}
+	}
+	sum := sha256.Sum256(rt.InputSchema)
+	name := rt.Server + "." + rt.Name
+	card, _ := json.Marshal(map[string]string{"name": rt.Name, "summary": rt.Description, "provider": rt.Server})
+	return Tool{
+		Name:   name,
+		Hash:   hex.EncodeToString(sum[:]),
+		Record: append([]byte(nil), line...),
+		Card:   card,
+		Doc: Doc{
+			Name:       splitName(rt.Name) + " " + rt.Name,
+			Desc:       rt.Description,
+			Params:     strings.Join(params, " "),
+			ParamDescs: strings.Join(descs, " "),
+			Enums:      strings.Join(enums, " "),
+		},
+	}, nil
+}
+
+// splitName splits camelCase, snake_case, kebab-case and dotted names.
+func splitName(name string) string {
+	var b strings.Builder
+	prev := ' '
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			r = ' '
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return strings.ToLower(b.String())
+}
+
+const benchSize = 5000
+
+// BenchmarkReplaceCatalog5000 stores 5,000 real tools as one server's
+// catalog: into an empty database (first index), again unchanged (a
+// refresh), and with every description changed.
+func BenchmarkReplaceCatalog5000(b *testing.B) {
+	tools := benchTools(b, benchSize)
+	changed := make([]Tool, len(tools))
+	for i, t := range tools {
+		t.Doc.Desc += " (revised)"
+		changed[i] = t
+	}
+	ctx := context.Background()
+	srv := Server{Name: "bench"}
+	// cpu sums the process CPU time of the timed parts only.
+	var cpu time.Duration
+	timed := func(b *testing.B, f func() error) {
+		start := processCPU()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		cpu += processCPU() - start
+	}
+	report := func(b *testing.B) {
+		b.ReportMetric(float64(b.N*len(tools))/b.Elapsed().Seconds(), "tools/s")
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		cpu = 0
+	}
+
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			s, err := Open(ctx, filepath.Join(b.TempDir(), "catalog.db"), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			timed(b, func() error { return s.ReplaceCatalog(ctx, srv, tools) })
+			b.StopTimer()
+			s.Close()
+			b.StartTimer()
+		}
+		report(b)
+	})
+	for _, tc := range []struct {
+		name string
+		next []Tool
+	}{{"unchanged", tools}, {"changed", changed}} {
+		b.Run(tc.name, func(b *testing.B) {
+			s, _ := openTemp(b)
+			if err := s.ReplaceCatalog(ctx, srv, tools); err != nil {
+				b.Fatal(err)
+			}
+			versions := [2][]Tool{tc.next, tools}
+			i := 0
+			for b.Loop() {
+				timed(b, func() error { return s.ReplaceCatalog(ctx, srv, versions[i%2]) })
+				i++
+			}
+			report(b)
+		})
+	}
+}
+
+// BenchmarkOpen5000 opens an existing 5,000-tool catalog and answers a
+// first query: the start-up cost serve pays.
+func BenchmarkOpen5000(b *testing.B) {
+	ctx := context.Background()
+	s, path := openTemp(b)
+	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
+		b.Fatal(err)
+	}
+	s.Close()
+	for b.Loop() {
+		s, err := Open(ctx, path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		hits, err := s.MatchWords(ctx, `"send" OR "message"`, [5]float64{4, 1, 2, 1, 1}, 5)
+		if err != nil || len(hits) == 0 {
+			b.Fatalf("first query: %v, %v", hits, err)
+		}
+		if _, err := s.ToolsByID(ctx, ids(hits)); err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+}
+
+// BenchmarkSearchTables5000 times one query of each search table over a
+// 5,000-tool catalog, for search's latency budget.
+func BenchmarkSearchTables5000(b *testing.B) {
+	ctx := context.Background()
+	s, _ := openTemp(b)
+	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
+		b.Fatal(err)
+	}
+	weights := [5]float64{4, 1, 2, 1, 1}
+	legs := []struct {
+		name string
+		run  func() (int, error)
+	}{
+		{"MatchWords", func() (int, error) {
+			h, err := s.MatchWords(ctx, `"create" OR "calendar" OR "event"`, weights, 50)
+			return len(h), err
+		}},
+		{"MatchTrigrams", func() (int, error) {
+			h, err := s.MatchTrigrams(ctx, `"cal" OR "ale" OR "len" OR "end" OR "nde" OR "der"`, 50)
+			return len(h), err
+		}},
+		{"NearTerms", func() (int, error) {
+			h, err := s.NearTerms(ctx, `"cal" OR "ale" OR "len" OR "end" OR "nde" OR "der"`, 10)
+			return len(h), err
+		}},
+		{"Terms", func() (int, error) {
+			h, err := s.Terms(ctx, []string{"create", "calender", "event"})
+			return len(h), err
+		}},
+		{"ToolsByID5", func() (int, error) {
+			h, err := s.ToolsByID(ctx, []int64{1, 500, 1000, 2500, 4999})
+			return len(h), err
+		}},
+	}
+	for _, leg := range legs {
+		b.Run(leg.name, func(b *testing.B) {
+			for b.Loop() {
+				if n, err := leg.run(); err != nil || n == 0 {
+					b.Fatalf("%d results, %v", n, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVectors5000 stores 384-dimension vectors for 5,000 tools and
+// times one KNN query over them.
+func BenchmarkVectors5000(b *testing.B) {
+	ctx := context.Background()
+	s, _ := openTemp(b)
+	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
+		b.Fatal(err)
+	}
+	const dim = 384
+	if err := s.EnsureVectors(ctx, dim); err != nil {
+		b.Fatal(err)
+	}
+	tools, err := s.ToolsWithoutVectors(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	vs := make([]Vector, len(tools))
+	for i, t := range tools {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = r.Float32() - 0.5
+		}
+		vs[i] = Vector{ToolID: t.ID, ContentHash: t.ContentHash, Vec: v}
+	}
+	b.Run("PutVectors", func(b *testing.B) {
+		for b.Loop() {
+			if err := s.PutVectors(ctx, "bench", vs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("NearestVectors", func(b *testing.B) {
+		for b.Loop() {
+			hits, err := s.NearestVectors(ctx, vs[42].Vec, 20)
+			if err != nil || len(hits) != 20 || hits[0].ID != vs[42].ToolID {
+				b.Fatalf("hits %v, %v; want 20 led by tool %d", hits, err, vs[42].ToolID)
+			}
+		}
+	})
+}
