@@ -3,6 +3,8 @@ package output
 import (
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestEstimateTokens(t *testing.T) {
@@ -117,6 +119,17 @@ func TestStrip(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestShapeSkipsNilContent(t *testing.T) {
+	sh, err := Shape(&mcp.CallToolResult{Content: []mcp.Content{nil, &mcp.TextContent{Text: "kept"}, nil}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := NewPager(nil).First(sh)
+	if len(res.Content) != 1 || res.Content[0] == nil {
+		t.Fatalf("content %#v, want the one text", res.Content)
 	}
 }
 

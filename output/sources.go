@@ -26,6 +26,9 @@ type source struct {
 func readSources(res *mcp.CallToolResult) ([]source, error) {
 	var sources []source
 	for _, c := range res.Content {
+		if c == nil {
+			continue
+		}
 		src := source{content: c}
 		if text, ok := c.(*mcp.TextContent); ok {
 			src.text = text.Text
