@@ -2,60 +2,76 @@ package schema
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestRealCatalogs normalizes every tool real servers sent: each is stored
-// or refused with a reason, every card fits its limits, every record keeps
-// the tool object exactly.
+// TestRealCatalogs normalizes every tool real servers sent, server by
+// server through NormalizeCatalog: each is stored or refused with a reason,
+// every card fits its limits, every record keeps the tool object exactly.
 func TestRealCatalogs(t *testing.T) {
 	for _, name := range []string{"laptop.jsonl", "twilio-all.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			lines := readLines(t, sharedPath("catalogs", name))
+			var servers []string
+			listed := map[string][]json.RawMessage{}
+			for _, line := range lines {
+				server, raw := catalogTool(t, line)
+				if _, ok := listed[server]; !ok {
+					servers = append(servers, server)
+				}
+				listed[server] = append(listed[server], raw)
+			}
 			reasons := map[string]int{}
 			var sizes []int
 			rawTotal, cardTotal, stored, incomplete := 0, 0, 0, 0
-			for _, line := range lines {
-				server, raw := catalogTool(t, line)
-				rawTotal += len(raw)
-				tool, err := Normalize(server, raw)
-				if err != nil {
-					var re *RefusalError
-					if !errors.As(err, &re) || re.Reason == "" {
-						t.Fatalf("Normalize(%.80s) = %v, want a *RefusalError with a reason", raw, err)
+			for _, server := range servers {
+				raws := listed[server]
+				sent := map[string]json.RawMessage{}
+				for _, raw := range raws {
+					rawTotal += len(raw)
+					var probe struct{ Name string }
+					_ = json.Unmarshal(raw, &probe)
+					sent[probe.Name] = raw
+				}
+				tools, refused := NormalizeCatalog(server, raws)
+				if len(tools)+len(refused) != len(raws) {
+					t.Fatalf("%s: %d stored + %d refused != %d listed", server, len(tools), len(refused), len(raws))
+				}
+				for _, r := range refused {
+					if strings.TrimSpace(r.Reason) == "" {
+						t.Errorf("%s: tool %q refused without a reason", server, r.Tool)
 					}
-					reasons[re.Reason]++
-					continue
+					reasons[r.Reason]++
 				}
-				stored++
-				card := mustJSON(t, tool.Card)
-				if len(card) > MaxCardBytes {
-					t.Errorf("%s: card is %d bytes, over %d", tool.Record.Name, len(card), MaxCardBytes)
+				for _, tool := range tools {
+					stored++
+					card := mustJSON(t, tool.Card)
+					if len(card) > MaxCardBytes {
+						t.Errorf("%s: card is %d bytes, over %d", tool.Record.Name, len(card), MaxCardBytes)
+					}
+					if len(tool.Card.Inputs) > MaxCardInputs {
+						t.Errorf("%s: %d inputs on the card", tool.Record.Name, len(tool.Card.Inputs))
+					}
+					if !tool.Card.Complete {
+						incomplete++
+					}
+					raw := sent[tool.Record.Name]
+					want := decodeExact(t, raw)
+					if got := decodeExact(t, tool.Record.Raw); !reflect.DeepEqual(got, want) {
+						t.Errorf("%s: Record.Raw differs from the tool sent", tool.Record.Name)
+					}
+					if got := decodeExact(t, tool.Record.InputSchema); !reflect.DeepEqual(got, want.(map[string]any)["inputSchema"]) {
+						t.Errorf("%s: Record.InputSchema differs from the schema sent", tool.Record.Name)
+					}
+					sizes = append(sizes, len(card))
+					cardTotal += len(card)
 				}
-				if len(tool.Card.Inputs) > MaxCardInputs {
-					t.Errorf("%s: %d inputs on the card", tool.Record.Name, len(tool.Card.Inputs))
-				}
-				if !tool.Card.Complete {
-					incomplete++
-				}
-				if got, want := decodeExact(t, tool.Record.Raw), decodeExact(t, raw); !reflect.DeepEqual(got, want) {
-					t.Errorf("%s: Record.Raw differs from the tool sent", tool.Record.Name)
-				}
-				if got, want := decodeExact(t, tool.Record.InputSchema), decodeExact(t, raw).(map[string]any)["inputSchema"]; !reflect.DeepEqual(got, want) {
-					t.Errorf("%s: Record.InputSchema differs from the schema sent", tool.Record.Name)
-				}
-				sizes = append(sizes, len(card))
-				cardTotal += len(card)
-			}
-			if stored+sumCounts(reasons) != len(lines) {
-				t.Fatalf("%d stored + %d refused != %d tools", stored, sumCounts(reasons), len(lines))
 			}
 			slices.Sort(sizes)
-			t.Logf("%s: %d tools, %d stored (%d incomplete cards), %d refused", name, len(lines), stored, incomplete, sumCounts(reasons))
+			t.Logf("%s: %d tools from %d servers, %d stored (%d incomplete cards), %d refused", name, len(lines), len(servers), stored, incomplete, sumCounts(reasons))
 			for reason, n := range reasons {
 				t.Logf("  refused %d: %s", n, reason)
 			}
@@ -73,23 +89,4 @@ func sumCounts(m map[string]int) int {
 		n += c
 	}
 	return n
-}
-
-// TestRealCatalogsAsOneCatalog runs NormalizeCatalog over each real catalog
-// and checks it agrees with Normalize tool by tool.
-func TestRealCatalogsAsOneCatalog(t *testing.T) {
-	lines := readLines(t, sharedPath("catalogs", "twilio-all.jsonl"))
-	raws := make([]json.RawMessage, len(lines))
-	for i, line := range lines {
-		_, raws[i] = catalogTool(t, line)
-	}
-	tools, refused := NormalizeCatalog("twilio", raws)
-	if len(tools)+len(refused) != len(raws) {
-		t.Fatalf("%d tools + %d refused != %d listed", len(tools), len(refused), len(raws))
-	}
-	for _, r := range refused {
-		if strings.TrimSpace(r.Reason) == "" {
-			t.Errorf("tool %q refused without a reason", r.Tool)
-		}
-	}
 }
