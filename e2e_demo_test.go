@@ -141,3 +141,36 @@ func resultTextOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestUpstreamFailures: a server that crashes mid-call or never answers
+// gives upstream_error, bounded; the bridge stays up and other servers keep
+// working.
+func TestUpstreamFailures(t *testing.T) {
+	tests := []struct {
+		fault string
+		want  string // in the message
+	}{
+		{"crash-on-call", "exit"},
+		{"hang", "time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fault, func(t *testing.T) {
+			cfg := writeConfig(t, map[string]upstream{
+				"helpdesk": demoUpstream("--server", "helpdesk", "--fault", tt.fault),
+				"calendar": demoUpstream("--server", "calendar"),
+			}, map[string]any{"callTimeout": "2s"})
+			cs := startServe(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
+			card := discoverAction(t, cs, "list helpdesk tickets", "helpdesk", "list_tickets")
+			res, ans := callBridge(t, cs, "run_capability", map[string]any{"actionId": card["actionId"]})
+			if !res.IsError || ans["status"] != "upstream_error" {
+				t.Fatalf("run against a %s server: %s, want upstream_error", tt.fault, resultText(res))
+			}
+			msg, _ := ans["message"].(string)
+			if !strings.Contains(strings.ToLower(msg), tt.want) || len(msg) > 1000 {
+				t.Fatalf("upstream_error message (%d bytes) %q, want it to mention %q, bounded", len(msg), msg, tt.want)
+			}
+			other := discoverAction(t, cs, "list calendar events", "calendar", "list_events")
+			runAction(t, cs, other["actionId"].(string), map[string]any{"time_min": "2026-12-01T00:00:00Z", "time_max": "2026-12-02T00:00:00Z"})
+		})
+	}
+}

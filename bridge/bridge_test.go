@@ -6,9 +6,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/search"
@@ -209,5 +211,127 @@ func TestDiscoverLimitAndBudget(t *testing.T) {
 		if n == 0 || n+int(omitted) > tt.wantAtMost {
 			t.Fatalf("limit %v: %d matches + %v omitted, want 1..%d", tt.limit, n, omitted, tt.wantAtMost)
 		}
+	}
+}
+
+// newFixtureWith is newFixture with demo options per server.
+func newFixtureWith(t *testing.T, servers map[string]*demo.Options) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st := openStore(t)
+	cfg := &Config{Servers: map[string]ServerConfig{}, Bridge: BridgeConfig{CallTimeout: 20 * time.Second, IdleShutdown: time.Hour, DiscoveryWait: time.Second}}
+	for name, opts := range servers {
+		opts.Tools = demoTools(t, name)
+		cfg.Servers[name] = serveDemo(t, name, opts)
+		if _, err := search.Ingest(ctx, st, store.Server{Name: name}, opts.Tools, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newClock()
+	b, err := New(cfg, st, &Options{Now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return &fixture{b: b, st: st, clock: c}
+}
+
+var cursorLine = regexp.MustCompile(`\[truncated: showing (\d+) of (\d+); continue with run_capability \{"cursor":"([^"]+)"\}\]$`)
+
+// TestPagesFollowCursors runs a list tool returning 500 records through the
+// bridge and follows the cursors: every page within the ceiling, no internal
+// field visible, every record recovered once, the upstream called once.
+func TestPagesFollowCursors(t *testing.T) {
+	const records = 500
+	f := newFixtureWith(t, map[string]*demo.Options{"helpdesk": {StatsTool: true}})
+	cs := connectClient(t, f.b)
+	card := discoverOne(t, cs, "list helpdesk tickets", "list_tickets")
+	res, _ := call(t, cs, RunTool, map[string]any{"actionId": card["actionId"], "params": map[string]any{"limit": records}})
+	if res.IsError {
+		t.Fatalf("run: %v", res.Content)
+	}
+	ids := map[string]int{}
+	idPattern := regexp.MustCompile(`\btck_[0-9a-z]+\b|\bTCK-[0-9]{6}\b`)
+	for pages := 1; ; pages++ {
+		text := res.Content[len(res.Content)-1].(*mcp.TextContent).Text
+		body, footer, _ := strings.Cut(text, "\n[truncated:")
+		if tokens := (utf8.RuneCountInString(body) + 3) / 4; tokens > 1500 {
+			t.Fatalf("page %d is ~%d tokens, ceiling 1,500", pages, tokens)
+		}
+		for _, internal := range []string{"_id", "__v", "created_at", "updated_at", "label_ids"} {
+			if strings.Contains(body, internal) {
+				t.Fatalf("page %d shows internal field %q", pages, internal)
+			}
+		}
+		for _, id := range idPattern.FindAllString(body, -1) {
+			ids[id]++
+		}
+		if footer == "" {
+			break
+		}
+		m := cursorLine.FindStringSubmatch("[truncated:" + footer)
+		if m == nil {
+			t.Fatalf("page %d footer %q", pages, footer)
+		}
+		res, _ = call(t, cs, RunTool, map[string]any{"cursor": m[3]})
+		if res.IsError {
+			t.Fatalf("cursor page %d: %v", pages+1, res.Content)
+		}
+	}
+	t.Logf("%d distinct ids over the pages", len(ids))
+	if len(ids) < records {
+		t.Fatalf("%d distinct ids recovered across pages, want %d", len(ids), records)
+	}
+
+	// The upstream answered list_tickets exactly once: ask it directly.
+	direct, err := mcp.NewClient(&mcp.Implementation{Name: "check", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: f.b.config().Servers["helpdesk"].URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	stats, err := direct.CallTool(context.Background(), &mcp.CallToolParams{Name: "demo_stats"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := stats.Content[0].(*mcp.TextContent).Text; !regexp.MustCompile(`"list_tickets":\s*1\b`).MatchString(text) {
+		t.Fatalf("demo_stats: %s, want list_tickets called once", text)
+	}
+}
+
+// TestSchemaChangedAfterListChanged: the provider changes a tool's schema
+// and says so (notifications/tools/list_changed); a run with the old card's
+// action id answers schema_changed without reaching the provider, and the
+// next discovery shows the new card.
+func TestSchemaChangedAfterListChanged(t *testing.T) {
+	f := newFixtureWith(t, map[string]*demo.Options{"helpdesk": {Fault: demo.Fault{Mode: demo.FaultSchemaChange}}})
+	cs := connectClient(t, f.b)
+	card := discoverOne(t, cs, "list helpdesk tickets", "list_tickets")
+	id := card["actionId"].(string)
+	if res, _ := call(t, cs, RunTool, map[string]any{"actionId": id}); res.IsError {
+		t.Fatalf("first run: %v", res.Content)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, ans := call(t, cs, RunTool, map[string]any{"actionId": id})
+		if ans["status"] == statusSchemaChanged {
+			answerText(t, res)
+			if !res.IsError {
+				t.Fatal("schema_changed without isError")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10s after the provider changed the schema, runs still answer %v", ans)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	fresh := discoverOne(t, cs, "list helpdesk tickets", "list_tickets")
+	if fresh["actionId"] == id {
+		t.Fatal("discovery returned the old action id")
+	}
+	res, ans := call(t, cs, RunTool, map[string]any{"actionId": fresh["actionId"]})
+	if !res.IsError || ans["status"] != statusNeedsInput {
+		t.Fatalf("run of the new card without its new required input: %v, want needs_input", ans)
 	}
 }
