@@ -9,8 +9,8 @@ import (
 
 // FuzzShape shapes arbitrary text content under arbitrary masks and
 // ceilings: it must never panic, every page must stay under the ceiling,
-// the pages must reassemble the whole, and text that is not JSON must pass
-// through unchanged. Seeds live in testdata/fuzz/FuzzShape.
+// the pages must reassemble the whole, text that is not JSON must pass
+// through unchanged, and JSON must not grow past its compact form. Seeds live in testdata/fuzz/FuzzShape.
 func FuzzShape(f *testing.F) {
 	f.Add(`[{"id":1,"title":"a|b","_id":"x"},{"id":2,"title":"c\nd"}]`, "title,user.login", uint16(20))
 	f.Add(`{"total":2,"items":[{"id":1},{"id":2}]}`, "", uint16(1))
@@ -35,8 +35,19 @@ func FuzzShape(f *testing.F) {
 		if got := reassemble(sh, bodies); got != whole {
 			t.Fatalf("pages do not reassemble the whole\ngot:\n%q\nwant:\n%q", got, whole)
 		}
-		if _, isJSON := parseJSONText(content); !isJSON && whole != content {
-			t.Fatalf("text that is not JSON changed:\n%q\n%q", content, whole)
+		v, isJSON := parseJSONText(content)
+		if !isJSON {
+			if whole != content {
+				t.Fatalf("text that is not JSON changed:\n%q\n%q", content, whole)
+			}
+			return
+		}
+		s, err := resolve(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := len(compactJSON(s.project(v))); sh.BytesOut > limit {
+			t.Fatalf("shaped %d bytes, more than the %d of compact JSON", sh.BytesOut, limit)
 		}
 	})
 }

@@ -54,6 +54,9 @@ func TestGolden(t *testing.T) {
 				`{"key":"ünïcödé ✓","value":"| leading pipe","path":"\\\\server\\share","note":"` + "`code`" + `"}]`)}}, nil},
 		{"escaping_lines", &mcp.CallToolResult{Content: []mcp.Content{text(
 			`{"multi\nline key":"a\\b\nc","pipe|key":"x|y"}`)}}, nil},
+		{"table_missing_cells", &mcp.CallToolResult{Content: []mcp.Content{text(
+			`[{"id":1,"name":"alpha","owner":{"login":"ana"},"tags":["x","y"]},{"id":2,"name":"beta","tags":[]},` +
+				`{"id":3,"owner":null,"tags":["z"]},{"id":4,"name":"delta","owner":{"login":"cy"},"tags":["x"]}]`)}}, nil},
 		{"mixed_shapes", &mcp.CallToolResult{Content: []mcp.Content{text(
 			`[{"id":1,"tags":["a","b"],"meta":{"x":1}},{"id":2,"extra":"only here"},{"id":3,"tags":[]}]`)}}, nil},
 		{"mixed_list_scalars", &mcp.CallToolResult{Content: []mcp.Content{text(
