@@ -110,7 +110,7 @@ func TestCursorLifetime(t *testing.T) {
 		{"remembered for an hour", func(c string) string { return c }, time.Hour - time.Second, ErrCursorExpired},
 		{"forgotten after an hour", func(c string) string { return c }, time.Hour + time.Second, ErrCursorUnknown},
 		{"forged", func(string) string { return "cur_" + strings.Repeat("A", 26) }, 0, ErrCursorUnknown},
-		{"tampered", func(c string) string { return c[:len(c)-1] + "Z" }, 0, ErrCursorUnknown},
+		{"tampered", tamper, 0, ErrCursorUnknown},
 		{"empty", func(string) string { return "" }, 0, ErrCursorUnknown},
 		{"action id", func(string) string { return "act_" + strings.Repeat("A", 26) }, 0, ErrCursorUnknown},
 	}
@@ -120,9 +120,6 @@ func TestCursorLifetime(t *testing.T) {
 			p := NewPager(&PagerOptions{TTL: ttl, Now: clock.Now})
 			_, issued := pageText(t, p.First(pagedResult(t, 20)))
 			cursor := tt.cursor(issued)
-			if cursor == issued && tt.name == "tampered" {
-				t.Skip("tampering left the cursor unchanged")
-			}
 			clock.Advance(tt.wait)
 			_, err := p.Next(cursor)
 			if !errors.Is(err, tt.want) {
@@ -130,6 +127,15 @@ func TestCursorLifetime(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tamper changes the last character of a cursor.
+func tamper(c string) string {
+	last := "A"
+	if strings.HasSuffix(c, last) {
+		last = "B"
+	}
+	return c[:len(c)-1] + last
 }
 
 func TestCursorTTLCountsFromItsIssue(t *testing.T) {
