@@ -2,20 +2,27 @@ package search
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
 )
 
-// plan is what an intent becomes before the legs run: its words and the
-// FTS5 expression of the words leg. The trigram leg builds its own
-// expression (trigramQuery), typo corrections included, inside its
-// goroutine, so their lookups overlap the words leg.
+// plan is what an intent becomes before the legs run.
+//
+// The words leg searches the intent's words, less those so common in the
+// catalog (Options.CommonWords) that they rank nothing yet make BM25 score
+// a large share of the catalog. The trigram leg searches, as substrings,
+// only the words the catalog's vocabulary lacks (typos, fragments, glued
+// words) plus the nearest catalog word of each (typo repair): a clean
+// intent does not pay for it. Corrections are looked up inside the trigram
+// leg's goroutine, beside the words leg.
 type plan struct {
 	intent    string
 	words     []string // query words, stop words removed
 	wordsExpr string
+	unknown   []string // words of three runes or more the vocabulary lacks
 }
 
 func (p *plan) empty() bool { return len(p.words) == 0 }
@@ -23,7 +30,7 @@ func (p *plan) empty() bool { return len(p.words) == 0 }
 // Typo correction bounds.
 const (
 	// maxCorrections is the default bound on out-of-vocabulary words looked up per intent.
-	maxCorrections = 4
+	maxCorrections = 2
 	// nearTermsAsked is how many near catalog words each lookup returns.
 	nearTermsAsked = 8
 	// minTrigramRunes: shorter words have no trigram.
@@ -33,52 +40,59 @@ const (
 	minFixRunes = 5
 )
 
-func (s *Searcher) plan(intent string) *plan {
+// plan looks the intent's words up in the catalog's vocabulary (one
+// query) and builds the words leg's expression. If the lookup fails, every
+// word is searched and none counts as unknown.
+func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	p := &plan{intent: intent, words: queryWords(intent)}
-	p.wordsExpr = orQuery(p.words)
+	if len(p.words) == 0 {
+		return p
+	}
+	docs, err := s.st.Terms(ctx, p.words)
+	if err != nil {
+		s.logger.Warn("search: vocabulary lookup failed", "err", err)
+		p.wordsExpr = orQuery(p.words)
+		return p
+	}
+	common := s.commonDocs(ctx)
+	var kept []string
+	for _, w := range p.words {
+		n, known := docs[w]
+		switch {
+		case known && common > 0 && n > common:
+			continue // in too many tools to tell them apart
+		case !known && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w):
+			p.unknown = append(p.unknown, w)
+		}
+		kept = append(kept, w)
+	}
+	if len(kept) == 0 {
+		kept = p.words // an intent of common words only still searches them
+	}
+	p.wordsExpr = orQuery(kept)
 	return p
 }
 
-// trigramQuery is the trigram leg's expression: the intent's words of
-// three runes or more, plus, for each word the catalog does not hold, its
-// nearest catalog word (so `calender` also searches `calendar`), each
-// matched as a substring.
-func (s *Searcher) trigramQuery(ctx context.Context, words []string) (expr string, corrected []string) {
-	var terms []string
-	for _, w := range words {
-		if utf8.RuneCountInString(w) >= minTrigramRunes {
-			terms = append(terms, w)
-		}
+// trigramQuery is the trigram leg's expression: the unknown words and the
+// nearest catalog word of each, as substrings. "" when all words are known.
+func (s *Searcher) trigramQuery(ctx context.Context, p *plan) string {
+	if len(p.unknown) == 0 {
+		return ""
 	}
-	corrected = s.corrections(ctx, words)
-	return orQuery(append(terms, corrected...)), corrected
+	return orQuery(append(slices.Clone(p.unknown), s.corrections(ctx, p.unknown)...))
 }
 
-// corrections maps out-of-vocabulary words (letters, minFixRunes or more,
-// at most Options.Corrections of them) to their nearest catalog word, if
-// one is near enough. A failed lookup only loses the correction.
-func (s *Searcher) corrections(ctx context.Context, words []string) []string {
-	if s.fixes <= 0 {
-		return nil
-	}
-	var asked []string
-	for _, w := range words {
-		if utf8.RuneCountInString(w) >= minFixRunes && !isNumber(w) {
-			asked = append(asked, w)
-		}
-	}
-	if len(asked) == 0 {
-		return nil
-	}
-	known, err := s.st.Terms(ctx, asked)
-	if err != nil {
-		s.logger.Warn("search: vocabulary lookup failed", "err", err)
-		return nil
-	}
+// corrections maps unknown words (minFixRunes or more, at most
+// Options.Corrections of them) to their nearest catalog word, if one is
+// near enough. A failed lookup only loses the correction.
+func (s *Searcher) corrections(ctx context.Context, unknown []string) []string {
 	var out []string
 	tried := 0
-	for _, w := range asked {
-		if known[w] > 0 || tried == s.fixes {
+	for _, w := range unknown {
+		if tried >= s.fixes {
+			break
+		}
+		if utf8.RuneCountInString(w) < minFixRunes {
 			continue
 		}
 		tried++

@@ -9,9 +9,12 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/capbridge/capbridge/store"
 	"golang.org/x/sync/errgroup"
@@ -35,9 +38,13 @@ type Options struct {
 	// Candidates is how many tools each leg returns before fusion. Default 50.
 	Candidates int
 	// Corrections is how many out-of-vocabulary words of an intent are
-	// mapped to their nearest catalog word (typo repair). Default 4;
+	// mapped to their nearest catalog word (typo repair). Default 2;
 	// negative turns correction off.
 	Corrections int
+	// CommonWords drops from the words leg a word held by more than this
+	// share of the catalog's tools: it separates nothing, and BM25 would
+	// score every tool holding it. Default 0.3; negative keeps all words.
+	CommonWords float64
 	// Cut drops results whose fused score is below Cut times the best
 	// result's: a weak tail is left out instead of padding. Default 0.2;
 	// negative keeps every result up to the limit.
@@ -51,9 +58,12 @@ var (
 )
 
 const (
-	defaultRRFK       = 60
-	defaultCandidates = 50
-	defaultCut        = 0.2
+	defaultRRFK        = 60
+	defaultCandidates  = 50
+	defaultCut         = 0.2
+	defaultCommonWords = 0.3
+	// toolCountTTL is how long the catalog size behind CommonWords is reused.
+	toolCountTTL = 10 * time.Second
 	// maxCandidates bounds the widening of a scoped search.
 	maxCandidates = 3200
 )
@@ -68,6 +78,11 @@ type Searcher struct {
 	cands    int
 	cut      float64
 	fixes    int
+	common   float64
+
+	mu        sync.Mutex // guards the catalog size cache below
+	toolCount int
+	countedAt time.Time
 }
 
 // New returns a Searcher over st.
@@ -85,6 +100,7 @@ func New(st *store.Store, opts *Options) *Searcher {
 		cands:    o.Candidates,
 		cut:      o.Cut,
 		fixes:    o.Corrections,
+		common:   o.CommonWords,
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -103,6 +119,9 @@ func New(st *store.Store, opts *Options) *Searcher {
 	}
 	if s.fixes == 0 {
 		s.fixes = maxCorrections
+	}
+	if s.common == 0 {
+		s.common = defaultCommonWords
 	}
 	if s.cut == 0 {
 		s.cut = defaultCut
@@ -157,7 +176,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 	if err != nil {
 		return nil, err
 	}
-	plan := s.plan(intent)
+	plan := s.plan(ctx, intent)
 	if plan.empty() && len(exact) == 0 {
 		return nil, nil // nothing to search for: stop words, punctuation, emoji
 	}
@@ -202,7 +221,7 @@ func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands 
 		}
 		g.Go(func() error {
 			hits[l], legErr[l] = s.runLeg(gctx, l, p, cands)
-			if l == LegVectors {
+			if l == LegVectors || errors.Is(legErr[l], errLegIdle) {
 				return nil // optional: logged by the embedder, never fatal
 			}
 			return legErr[l]
@@ -218,6 +237,10 @@ func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands 
 	return s.fusion.fuse(hits), answered, full, nil
 }
 
+// errLegIdle says a leg had nothing to search for (the trigram leg on an
+// intent whose words the catalog all knows); it does not count as answered.
+var errLegIdle = errors.New("search: leg has nothing to search for")
+
 // runLeg runs one leg for the plan.
 func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit, error) {
 	var hs []store.Hit
@@ -226,7 +249,10 @@ func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit
 	case LegWords:
 		hs, err = s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
 	case LegTrigrams:
-		expr, _ := s.trigramQuery(ctx, p.words)
+		expr := s.trigramQuery(ctx, p)
+		if expr == "" {
+			return nil, errLegIdle
+		}
 		hs, err = s.st.MatchTrigrams(ctx, expr, cands)
 	case LegVectors:
 		hs, err = s.vectorHits(ctx, p.intent, cands)
@@ -239,4 +265,24 @@ func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit
 		out[i] = hit{id: h.ID, score: h.Score}
 	}
 	return out, nil
+}
+
+// commonDocs is the document count above which a word is too common to
+// search (Options.CommonWords of the catalog), or 0 for none. The catalog
+// size is cached for toolCountTTL; a stale size only shifts the bound.
+func (s *Searcher) commonDocs(ctx context.Context) int {
+	if s.common < 0 {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.countedAt) > toolCountTTL {
+		n, err := s.st.ToolCount(ctx)
+		if err != nil {
+			s.logger.Warn("search: counting tools failed", "err", err)
+			return 0
+		}
+		s.toolCount, s.countedAt = n, time.Now()
+	}
+	return int(s.common * float64(s.toolCount))
 }

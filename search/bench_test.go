@@ -1,0 +1,136 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/capbridge/capbridge/store"
+)
+
+// benchCatalogFiles are mixed into the benchmark catalogs, in this order;
+// the BFCL set is added a second time, under other server names, to reach
+// 5,000 tools.
+var benchCatalogFiles = []string{
+	filepath.Join("..", "..", "shared", "catalogs", "laptop.jsonl"),
+	filepath.Join("..", "..", "shared", "catalogs", "twilio-all.jsonl"),
+	filepath.Join(benchDir("retrieval_metatool"), "catalog.jsonl"),
+	filepath.Join(benchDir("retrieval_bfcl"), "catalog.jsonl"),
+}
+
+// benchRaws returns the first n tools of the mixed catalogs, grouped by
+// server in first-seen order.
+func benchRaws(b *testing.B, n int) (servers []string, raws map[string][]json.RawMessage) {
+	raws = make(map[string][]json.RawMessage)
+	count := 0
+	for round := 0; count < n; round++ {
+		for _, path := range benchCatalogFiles {
+			f, err := os.Open(path)
+			if err != nil {
+				b.Skipf("bench catalog not available: %v", err)
+			}
+			err = eachLine(f, func(_ int, line []byte) error {
+				if count == n {
+					return nil
+				}
+				var obj map[string]json.RawMessage
+				if err := json.Unmarshal(line, &obj); err != nil {
+					return err
+				}
+				var server string
+				json.Unmarshal(obj["server"], &server)
+				if round > 0 {
+					server = fmt.Sprintf("%s-%d", server, round)
+				}
+				delete(obj, "server")
+				raw, _ := json.Marshal(obj)
+				if _, ok := raws[server]; !ok {
+					servers = append(servers, server)
+				}
+				raws[server] = append(raws[server], raw)
+				count++
+				return nil
+			})
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return servers, raws
+}
+
+// benchQueries mixes BFCL and MetaTool queries.
+func benchQueries(b *testing.B) []string {
+	var out []string
+	for _, set := range []string{"retrieval_bfcl", "retrieval_metatool"} {
+		f, err := os.Open(filepath.Join(benchDir(set), "queries.jsonl"))
+		if err != nil {
+			b.Skipf("bench queries not available: %v", err)
+		}
+		qs, err := ReadQueries(f)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range qs[:250] {
+			out = append(out, q.Query)
+		}
+	}
+	return out
+}
+
+// BenchmarkSearch measures one discovery search (limit 5) over catalogs of
+// 100, 1,000 and 5,000 real tools, without and with 384-dimension vectors
+// (a toy embedding served over HTTP by an in-process endpoint). Besides
+// ns/op it reports p50-ms and p95-ms over the timed searches.
+func BenchmarkSearch(b *testing.B) {
+	queries := benchQueries(b)
+	for _, n := range []int{100, 1000, 5000} {
+		for _, vectors := range []bool{false, true} {
+			b.Run(fmt.Sprintf("tools=%d/vectors=%v", n, vectors), func(b *testing.B) {
+				ctx := context.Background()
+				st := openStore(b)
+				var emb *Embedder
+				if vectors {
+					srv := toyEmbeddings(b, 384, nil)
+					var err error
+					if emb, err = NewEmbedder(EmbedderOptions{URL: srv.URL + "/v1", Model: "toy"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				servers, raws := benchRaws(b, n)
+				for _, server := range servers {
+					rep, err := Ingest(ctx, st, store.Server{Name: server}, raws[server], &IngestOptions{Embedder: emb})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if rep.EmbedErr != nil {
+						b.Fatal(rep.EmbedErr)
+					}
+				}
+				if err := optimizeIndex(ctx, st.Path()); err != nil {
+					b.Fatal(err)
+				}
+				s := New(st, &Options{Embedder: emb})
+				took := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					start := time.Now()
+					if _, err := s.Search(ctx, queries[i%len(queries)], Query{Limit: 5}); err != nil {
+						b.Fatal(err)
+					}
+					took = append(took, time.Since(start))
+				}
+				slices.Sort(took)
+				b.ReportMetric(percentileMS(took, 50), "p50-ms")
+				b.ReportMetric(percentileMS(took, 95), "p95-ms")
+			})
+		}
+	}
+}
