@@ -222,10 +222,16 @@ func errorResult(msg string) *mcp.CallToolResult {
 
 // hugeAnswer is a text answer of size bytes: numbered lines of filler.
 func hugeAnswer(size, n int) *mcp.CallToolResult {
-	var b strings.Builder
-	b.Grow(size + 80)
-	for line := 1; b.Len() < size; line++ {
-		fmt.Fprintf(&b, "call %d line %07d: %s\n", n, line, strings.Repeat("x", 64))
+	filler := strings.Repeat("x", 64)
+	b := make([]byte, 0, size+128)
+	for line := 1; len(b) < size; line++ {
+		b = append(b, "call "...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, " line "...)
+		b = strconv.AppendInt(b, int64(line), 10)
+		b = append(b, ": "...)
+		b = append(b, filler...)
+		b = append(b, '\n')
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()[:size]}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b[:size])}}}
 }
