@@ -75,21 +75,27 @@ func (n *node) appendCanonical(b []byte) []byte {
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string, escaping only what JSON requires.
+// Runs of bytes that need no escape are copied whole.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
 			continue
 		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+		}
+		b = append(b, s[start:i]...)
 		switch {
+		case c >= utf8.RuneSelf:
+			b = append(b, `\ufffd`...)
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
 		case c == '\n':
@@ -98,12 +104,12 @@ func appendString(b []byte, s string) []byte {
 			b = append(b, `\r`...)
 		case c == '\t':
 			b = append(b, `\t`...)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		default:
-			b = append(b, c)
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		i++
+		start = i
 	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }

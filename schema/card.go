@@ -145,12 +145,12 @@ func fitCard(card *Card, notes []string, requiredTotal int) {
 		card.Note = cutWords(strings.Join(all, "; "), noteChars)
 	}
 	setNote()
-	steps := []func() bool{
-		func() bool { return shrinkDescriptions(card, shrunkInputDesc) },
-		func() bool { return dropEnums(card) },
-		func() bool { return shrinkSummary(card, shrunkSummary) },
-		func() bool { return shrinkDescriptions(card, 0) },
-		func() bool { return shrinkSummary(card, 0) },
+	steps := []func(){
+		func() { shrinkDescriptions(card, shrunkInputDesc) },
+		func() { dropEnums(card) },
+		func() { shrinkSummary(card, shrunkSummary) },
+		func() { shrinkDescriptions(card, 0) },
+		func() { shrinkSummary(card, 0) },
 	}
 	for _, step := range steps {
 		if cardBytes(card) <= MaxCardBytes {
@@ -164,30 +164,31 @@ func fitCard(card *Card, notes []string, requiredTotal int) {
 	}
 }
 
-func shrinkDescriptions(card *Card, chars int) bool {
+// shrinkDescriptions cuts every input description to chars characters;
+// 0 removes them.
+func shrinkDescriptions(card *Card, chars int) {
 	for i := range card.Inputs {
 		card.Inputs[i].Description = cutWords(card.Inputs[i].Description, chars)
 		if chars == 0 {
 			card.Inputs[i].Description = ""
 		}
 	}
-	return true
 }
 
-func dropEnums(card *Card) bool {
+func dropEnums(card *Card) {
 	for i := range card.Inputs {
 		card.Inputs[i].Enum = nil
 	}
-	return true
 }
 
-func shrinkSummary(card *Card, chars int) bool {
+// shrinkSummary cuts the summary to chars characters; 0 replaces it with
+// the words of the tool name.
+func shrinkSummary(card *Card, chars int) {
 	if chars == 0 {
 		card.Summary = cutWords(nameWords(card.Name), MaxNameChars)
-		return true
+		return
 	}
 	card.Summary = cutWords(card.Summary, chars)
-	return true
 }
 
 // cardBytes is the size of the card as compact JSON.

@@ -1,0 +1,34 @@
+package schema
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		err      error
+	}{
+		{`{"b":1,"a":[true,false,null]}`, `{"a":[true,false,null],"b":1}`, nil},
+		{" { \"z\" : { \"y\" : 1 , \"x\" : 2 } } ", `{"z":{"x":2,"y":1}}`, nil},
+		{`[12345678901234567890,1e400,-0.10,1E+2]`, `[12345678901234567890,1e400,-0.10,1E+2]`, nil},
+		{`"\u00e9\n\"\\\u0001/<>&"`, "\"é\\n\\\"\\\\\\u0001/<>&\"", nil},
+		{`"\ud800"`, `"` + "\uFFFD" + `"`, nil},
+		{`{"größe":"名前"}`, `{"größe":"名前"}`, nil},
+		{`{"a":1,"a":2}`, ``, errDuplicateKey},
+		{"\"\xff\"", ``, errInvalidUTF8},
+		{`{} []`, ``, errTrailingBytes},
+	} {
+		got, err := Canonical([]byte(tc.in))
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("Canonical(%q) error %v, want %v", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Canonical(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
