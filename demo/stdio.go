@@ -68,5 +68,5 @@ func garbageLine(i int) string {
 		"\x1b[33mWARN\x1b[0m deprecated option in config\n",
 		"Downloading dependencies... 100%\n",
 	}
-	return fmt.Sprintf("%d %s", i, kinds[i%len(kinds)])
+	return kinds[i%len(kinds)]
 }
