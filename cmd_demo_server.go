@@ -58,7 +58,7 @@ func runDemoServer(ctx context.Context, e env) error {
 		server   = fs.String("server", "", "serve only the tools of server `NAME` (required with --catalog; demo servers: helpdesk, calendar, crm, files, stress)")
 		fault    = fs.String("fault", os.Getenv(demo.FaultEnv), "misbehave as `MODE` (see above; default $"+demo.FaultEnv+")")
 		httpAddr = fs.String("http", "", "serve Streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; port 0 picks one) instead of stdio")
-		pageSize = fs.Int("page-size", demo.DefaultPageSize, "tools per tools/list `page`")
+		pageSize = fs.Int("page-size", demo.DefaultPageSize, "`N` tools per tools/list page")
 		verbose  = fs.Bool("v", false, "log every call on stderr")
 	)
 	if err := fs.Parse(e.args); err != nil {
