@@ -2,6 +2,9 @@ package schema
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +32,22 @@ func TestCanonical(t *testing.T) {
 		}
 		if err != nil || string(got) != tc.want {
 			t.Errorf("Canonical(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestDuplicateNamesInLargeObjects(t *testing.T) {
+	var members []string
+	for i := range 3 * smallObject {
+		members = append(members, fmt.Sprintf(`"k%d":%d`, i, i))
+	}
+	if _, err := Canonical([]byte("{" + strings.Join(members, ",") + "}")); err != nil {
+		t.Fatalf("distinct names: %v", err)
+	}
+	for _, dup := range []int{1, smallObject - 1, smallObject, 3*smallObject - 1} {
+		doc := "{" + strings.Join(append(slices.Clone(members), fmt.Sprintf(`"k%d":0`, dup)), ",") + "}"
+		if _, err := Canonical([]byte(doc)); !errors.Is(err, errDuplicateKey) {
+			t.Errorf("k%d twice: %v, want errDuplicateKey", dup, err)
 		}
 	}
 }

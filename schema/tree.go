@@ -129,13 +129,9 @@ func (p *treeParser) object(depth int, ptr string) (*node, error) {
 			return nil, err
 		}
 		key, _ := tok.(string)
-		if seen == nil {
-			seen = make(map[string]bool)
-		}
-		if seen[key] {
+		if n.hasKey(key, &seen) {
 			return nil, &parseError{err: errDuplicateKey, where: ptr + "/" + escapePointer(key)}
 		}
-		seen[key] = true
 		v, err := p.value(depth, ptr+"/"+escapePointer(key))
 		if err != nil {
 			return nil, err
@@ -145,6 +141,34 @@ func (p *treeParser) object(depth int, ptr string) (*node, error) {
 	}
 	_, err := p.dec.Token() // '}'
 	return n, err
+}
+
+// smallObject is the member count up to which duplicate names are found by
+// scanning rather than through a map.
+const smallObject = 16
+
+// hasKey reports whether an object being parsed already has key, keeping
+// seen (a set of its names) once it grows past smallObject members.
+func (n *node) hasKey(key string, seen *map[string]bool) bool {
+	if len(n.keys) < smallObject {
+		for _, k := range n.keys {
+			if k == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 2*len(n.keys))
+		for _, k := range n.keys {
+			(*seen)[k] = true
+		}
+	}
+	if (*seen)[key] {
+		return true
+	}
+	(*seen)[key] = true
+	return false
 }
 
 // get returns the member named key of an object node, or nil.
