@@ -41,6 +41,12 @@ const DefaultBusyTimeout = 5 * time.Second
 // few discoveries together, while each idle connection costs a page cache.
 const maxConns = 6
 
+// Memory a connection may use for pages: see dsn.
+const (
+	mmapBytes = 256 << 20
+	cacheKiB  = 16 << 10
+)
+
 // Options configure Open. A nil *Options means defaults.
 type Options struct {
 	// BusyTimeout is how long to wait for another process's write
@@ -136,6 +142,13 @@ func dsn(path string, busy time.Duration, readOnly bool) string {
 	} else {
 		q.Add("_pragma", "foreign_keys(1)")
 		q.Add("_pragma", "synchronous(NORMAL)")
+		// Reads go through a shared memory map of up to 256 MiB (all
+		// connections and processes share the OS page cache); each
+		// connection's own page cache, which writes use, may grow to
+		// 16 MiB. Measured on 5,000 tools: KNN over 384-dimension vectors
+		// 6.7 -> 3.5 ms CPU, storing their vectors 1.5 -> 0.7 s.
+		q.Add("_pragma", "mmap_size("+strconv.Itoa(mmapBytes)+")")
+		q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheKiB)+")")
 		q.Set("_txlock", "immediate")
 	}
 	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
