@@ -90,6 +90,7 @@ func BenchmarkServeStart(b *testing.B) {
 	db := filepath.Join(b.TempDir(), "catalog.db")
 	runCapbridge(b, "index", "--config", cfg, "--db", db)
 
+	var times []time.Duration
 	b.ResetTimer()
 	for range b.N {
 		cmd := capbridgeCmd("serve", "--config", cfg, "--db", db, "--log-level", "error")
@@ -102,9 +103,10 @@ func BenchmarkServeStart(b *testing.B) {
 		if _, err := cs.ListTools(ctx, nil); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "ms-to-tools/list")
+		times = append(times, time.Since(start))
 		b.StopTimer()
 		cs.Close()
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(p50(times).Microseconds())/1000, "p50-ms-to-tools/list")
 }

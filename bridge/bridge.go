@@ -80,10 +80,15 @@ type Bridge struct {
 	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder and the config watcher
 
 	mu       sync.Mutex
-	cfg      *Config         // guarded by mu; replaced whole by Reconfigure
-	verified map[string]bool // guarded by mu; servers whose listing was checked since they last changed
-	closed   bool            // guarded by mu; set by Close, after which calls is closed
+	cfg      *Config                 // guarded by mu; replaced whole by Reconfigure
+	verified map[string]bool         // guarded by mu; servers whose listing was checked since they last changed
+	records  map[toolKey]*store.Tool // guarded by mu; stored rows read by runs, dropped when their server is re-indexed
+	indexed  uint64                  // guarded by mu; counts re-indexes, so a row read before one is not kept after it
+	closed   bool                    // guarded by mu; set by Close, after which calls is closed
 }
+
+// toolKey names one provider tool.
+type toolKey struct{ server, tool string }
 
 // New returns a Bridge over cfg (nil: no servers) and the open store st.
 // Close releases what it started.
@@ -118,6 +123,7 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 		validators: newValidators(),
 		cfg:        cfg,
 		verified:   make(map[string]bool),
+		records:    make(map[toolKey]*store.Tool),
 		calls:      make(chan store.Call, maxPendingCalls),
 	}
 	if b.searcher == nil {
@@ -210,6 +216,8 @@ func (b *Bridge) Reconfigure(ctx context.Context, cfg *Config) {
 	b.mu.Lock()
 	b.cfg = cfg
 	b.verified = make(map[string]bool)
+	clear(b.records)
+	b.indexed++
 	b.mu.Unlock()
 	b.ups.Reconfigure(cfg)
 	b.IndexMissing(ctx)

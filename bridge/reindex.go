@@ -104,14 +104,17 @@ func (x *indexer) index(ctx context.Context, names []string) {
 	}
 	start := time.Now()
 	results, err := Index(ctx, x.b.config(), x.b.st, x.b.ups, names, &IndexOptions{Logger: x.b.logger})
-	if err != nil {
-		x.b.logger.Warn("background indexing failed", "servers", names, "err", err)
-		return
+	for _, name := range names {
+		x.b.forgetRecords(name)
 	}
 	for _, r := range results {
 		if r.Err != nil {
 			x.b.logger.Warn("indexing a server failed", "server", r.Server, "err", r.Err)
 		}
+	}
+	if err != nil {
+		x.b.logger.Warn("background indexing failed", "servers", names, "err", err)
+		return
 	}
 	x.b.logger.Info("background indexing done", "servers", names, "took", time.Since(start))
 }

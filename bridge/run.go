@@ -158,15 +158,47 @@ func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool stri
 		if err != nil {
 			return nil, err
 		}
+		b.forgetRecords(server)
 		b.mu.Lock()
 		b.verified[server] = true
 		b.mu.Unlock()
+	}
+	key := toolKey{server, tool}
+	b.mu.Lock()
+	t, ok := b.records[key]
+	gen := b.indexed
+	b.mu.Unlock()
+	if ok {
+		return t, nil
 	}
 	t, err := b.st.Tool(ctx, server, tool)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s/%s: %w", server, tool, err)
 	}
+	b.mu.Lock()
+	if b.indexed == gen { // no re-index since the read: the row is current
+		if len(b.records) >= maxRecordsKept {
+			clear(b.records)
+		}
+		b.records[key] = t
+	}
+	b.mu.Unlock()
 	return t, nil
+}
+
+// Bound on stored rows kept in memory for runs.
+const maxRecordsKept = 4096
+
+// forgetRecords drops the rows kept for server's tools: it was re-indexed.
+func (b *Bridge) forgetRecords(server string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.indexed++
+	for k := range b.records {
+		if k.server == server {
+			delete(b.records, k)
+		}
+	}
 }
 
 // outputOptions joins the config's mask for this tool and the call's fields.

@@ -1,12 +1,17 @@
 package bridge
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -86,6 +91,63 @@ func TestInputName(t *testing.T) {
 	for _, tt := range tests {
 		if got := inputName(tt.in); got != tt.want {
 			t.Errorf("inputName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkRunPath runs one small demo tool through the bridge in process
+// (in-memory client transport, demo upstream over local HTTP): the bridge's
+// own work per run_capability beyond the upstream call. The e2e
+// BenchmarkRunOverhead in package main compares with a direct call.
+func BenchmarkRunPath(b *testing.B) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "catalog.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	tools := demoTools(b, "helpdesk")
+	cfg := &Config{Servers: map[string]ServerConfig{"helpdesk": serveDemo(b, "helpdesk", &demo.Options{Tools: tools})}}
+	if _, err := search.Ingest(ctx, st, store.Server{Name: "helpdesk"}, tools, nil); err != nil {
+		b.Fatal(err)
+	}
+	br, err := New(cfg, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer br.Close()
+	sst, ct := mcp.NewInMemoryTransports()
+	ss, err := br.Server().Connect(ctx, sst, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: DiscoverTool, Arguments: map[string]any{"intent": "get a ticket by id"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ans discovery
+	json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &ans)
+	id := ""
+	for _, c := range ans.Matches {
+		if c.Name == "get_ticket" {
+			id = c.ActionID
+		}
+	}
+	if id == "" {
+		b.Fatalf("no get_ticket card: %+v", ans)
+	}
+	args := map[string]any{"actionId": id, "params": map[string]any{"ticket_id": "TCK-001042"}}
+	b.ResetTimer()
+	for range b.N {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: RunTool, Arguments: args})
+		if err != nil || res.IsError {
+			b.Fatalf("run: %v %v", err, res)
 		}
 	}
 }
