@@ -54,7 +54,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	refuse := func(format string, args ...any) error {
 		return &RefusalError{Tool: name, Reason: fmt.Sprintf(format, args...)}
 	}
-	if n := tool.get("title"); n != nil && n.kind != kindString {
+	if n := tool.get("title"); n != nil && n.kind != kindString && n.kind != kindNull {
 		return nil, refuse("title is not a string")
 	}
 	if n := tool.get("description"); n != nil && n.kind != kindString && n.kind != kindNull {

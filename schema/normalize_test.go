@@ -60,6 +60,13 @@ func TestNormalizeEdges(t *testing.T) {
 					}
 				}
 			}},
+		{name: "null title and description", raw: `{"name":"t","title":null,"description":null,"inputSchema":{"type":"object"}}`,
+			check: func(t *testing.T, tool *Tool) {
+				if tool.Card.Summary != "t" {
+					t.Errorf("summary %q, want the name's words", tool.Card.Summary)
+				}
+			}},
+		{name: "numeric description", raw: `{"name":"t","description":5,"inputSchema":{"type":"object"}}`, refuse: "description"},
 		{name: "boolean false", raw: `{"name":"t","inputSchema":false}`, refuse: "false"},
 		{name: "string root", raw: `{"name":"t","inputSchema":{"type":"string"}}`, refuse: "root type"},
 		{name: "array schema", raw: `{"name":"t","inputSchema":[]}`, refuse: "not a JSON object"},
