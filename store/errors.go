@@ -24,6 +24,7 @@ var (
 // ErrLocked with a message a person can act on.
 func (s *Store) wrap(op string, err error) error {
 	if isBusy(err) {
+		s.logger.Warn("catalog locked", "op", op, "path", s.path, "err", err)
 		return fmt.Errorf("%s: %w: another capbridge is writing %s; try again (%w)", op, ErrLocked, s.path, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)

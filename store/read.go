@@ -65,7 +65,8 @@ func (s *Store) Tool(ctx context.Context, server, name string) (*Tool, error) {
 }
 
 // ToolsByID returns the tools with these ids, in the order asked (missing
-// ids are skipped; an id asked twice comes back twice).
+// ids are skipped; an id asked twice comes back twice). A refused tool
+// comes back too, with its Refusal set.
 func (s *Store) ToolsByID(ctx context.Context, ids []int64) ([]Tool, error) {
 	if len(ids) == 0 {
 		return nil, nil
