@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,7 +185,9 @@ func TestLockedDatabase(t *testing.T) {
 	if line, err := stdout.ReadString('\n'); err != nil || line != "locked\n" {
 		t.Fatalf("locker said %q, %v", line, err)
 	}
-	locked, err := Open(ctx, path, &Options{BusyTimeout: 150 * time.Millisecond})
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	locked, err := Open(ctx, path, &Options{BusyTimeout: 150 * time.Millisecond, Logger: logger})
 	if err != nil {
 		t.Fatalf("Open while another process writes: %v", err)
 	}
@@ -206,6 +209,9 @@ func TestLockedDatabase(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "try again") || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: message %q should name the file and say to try again", w.name, err)
 		}
+	}
+	if n := strings.Count(logs.String(), "catalog locked"); n != len(writes) {
+		t.Errorf("logged %d lock give-ups, want %d:\n%s", n, len(writes), logs.String())
 	}
 	// Readers are not blocked by the writer.
 	if _, err := locked.Tool(ctx, "mail", "send_message"); err != nil {
