@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -170,7 +171,7 @@ func printClientSnippet(w io.Writer, serversKey string, sources []string, explic
 		}
 		args = append(args, "--config", abs)
 	}
-	snippet, err := bridge.ClientSnippet(serversKey, exe, args)
+	snippet, err := clientSnippet(serversKey, exe, args)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
@@ -180,4 +181,27 @@ func printClientSnippet(w io.Writer, serversKey string, sources []string, explic
 	}
 	fmt.Fprintf(w, "with the one below (capbridge never edits that file; the servers live on in its config):\n\n%s", snippet)
 	return nil
+}
+
+// clientSnippet returns the server map a client needs so that it starts
+// capbridge alone, in the client's own format: under serversKey, with
+// "type": "stdio" for VS Code.
+func clientSnippet(serversKey, exe string, args []string) ([]byte, error) {
+	type entry struct {
+		Type    string   `json:"type,omitempty"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	e := entry{Command: exe, Args: args}
+	if serversKey == bridge.ServersKeyVSCode {
+		e.Type = "stdio"
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(map[string]map[string]entry{serversKey: {"capbridge": e}}); err != nil {
+		return nil, fmt.Errorf("writing client snippet: %w", err)
+	}
+	return out.Bytes(), nil
 }

@@ -349,30 +349,6 @@ func dedupe(paths []string) []string {
 	return out
 }
 
-// ClientSnippet returns the server map a client needs so that it starts
-// capbridge alone, in the client's own format: under serversKey, with
-// "type": "stdio" for VS Code.
-func ClientSnippet(serversKey, exe string, args []string) ([]byte, error) {
-	type entry struct {
-		Type    string   `json:"type,omitempty"`
-		Command string   `json:"command"`
-		Args    []string `json:"args"`
-	}
-	e := entry{Command: exe, Args: args}
-	if serversKey == ServersKeyVSCode {
-		e.Type = "stdio"
-	}
-	snippet := map[string]map[string]entry{serversKey: {"capbridge": e}}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(snippet); err != nil {
-		return nil, fmt.Errorf("writing client snippet: %w", err)
-	}
-	return out.Bytes(), nil
-}
-
 // sameJSON reports whether two JSON values are equal, ignoring key order
 // and spacing.
 func sameJSON(a, b json.RawMessage) bool {
@@ -405,14 +381,14 @@ func parseOrderedObject(path string, data []byte) (orderedObject, error) {
 	if err := json.Unmarshal(data, &v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			line, col := lineColumn(data, se.Offset-1)
+			line, col := lineCol(data, se.Offset)
 			return orderedObject{}, &JSONFileError{Path: path, Line: line, Column: col, Err: err}
 		}
 		return orderedObject{}, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if _, ok := v.(map[string]any); !ok {
 		start := int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
-		line, col := lineColumn(data, start)
+		line, col := lineCol(data, start+1)
 		return orderedObject{}, &JSONFileError{Path: path, Line: line, Column: col, Err: errNotObject}
 	}
 	return decodeOrderedObject(data)
@@ -438,15 +414,6 @@ func decodeOrderedObject(data []byte) (orderedObject, error) {
 		o.set(key, raw)
 	}
 	return o, nil
-}
-
-// lineColumn turns a 0-based byte offset into a 1-based line and column.
-func lineColumn(data []byte, offset int64) (line, col int) {
-	offset = max(0, min(offset, int64(len(data))))
-	before := data[:offset]
-	line = 1 + bytes.Count(before, []byte("\n"))
-	col = int(offset) - bytes.LastIndexByte(before, '\n')
-	return line, col
 }
 
 func (o *orderedObject) set(key string, value json.RawMessage) {

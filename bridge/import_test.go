@@ -327,16 +327,6 @@ func TestClientConfigPaths(t *testing.T) {
 	}
 }
 
-func TestClientSnippet(t *testing.T) {
-	for _, key := range []string{ServersKeyMCP, ServersKeyVSCode} {
-		got, err := ClientSnippet(key, "/opt/bin/capbridge", []string{"serve"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, filepath.Join("testdata", "import", "snippet-"+key+".golden"), string(got))
-	}
-}
-
 func TestRunsCapbridge(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
