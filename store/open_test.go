@@ -212,3 +212,27 @@ func TestOpenConcurrentlyCreates(t *testing.T) {
 		t.Errorf("%d tools, want %d", n, len(errs))
 	}
 }
+
+// TestOpenOddPath: the path travels inside a file: URI, so characters that
+// mean something there must survive the trip, and the file must land
+// exactly where asked.
+func TestOpenOddPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "my dir?x=1#frag%20", "cat&log.db")
+	s, err := Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReplace(t, s, "mail", tool("send_message", "Send an email"))
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not at the path asked: %v", err)
+	}
+	s, err = Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Tool(context.Background(), "mail", "send_message"); err != nil {
+		t.Errorf("reopened odd path: %v", err)
+	}
+}

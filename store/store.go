@@ -151,7 +151,13 @@ func dsn(path string, busy time.Duration, readOnly bool) string {
 		q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheKiB)+")")
 		q.Set("_txlock", "immediate")
 	}
-	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
+	// SQLite's URIs want forward slashes and a leading one before a
+	// Windows drive letter: file:/C:/Users/...
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	u := url.URL{Scheme: "file", OmitHost: true, Path: p, RawQuery: q.Encode()}
 	return u.String()
 }
 
