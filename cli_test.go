@@ -24,6 +24,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/capbridge/capbridge/bridge"
 	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/store"
@@ -679,6 +680,13 @@ func TestStatsOnAPopulatedCatalog(t *testing.T) {
 		t.Errorf("direct total = %+v, want %+v", report.Direct, want)
 	}
 	b := report.Bridge
+	defs, err := json.Marshal(bridge.Definitions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Definitions.Bytes != int64(len(defs)) || b.Definitions.Bytes >= 4000 {
+		t.Errorf("bridge definitions = %+v, want the %d bytes of tools/list's tools array, under 4,000", b.Definitions, len(defs))
+	}
 	if b.Cards != cardsPerDiscovery || b.MedianCardBytes <= 0 || b.Discovery.Bytes < 3*b.MedianCardBytes || b.Discovery.Bytes > 6000 {
 		t.Errorf("typical discovery = %+v: want %d median cards, within the 6,000-byte result budget", b, cardsPerDiscovery)
 	}

@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/capbridge/capbridge/bridge"
 	"github.com/capbridge/capbridge/store"
 )
 
@@ -80,12 +78,11 @@ type serverSavings struct {
 }
 
 type bridgeCost struct {
-	Definitions      contextCost `json:"definitions"`      // discover_capability and run_capability
-	Discovery        contextCost `json:"typicalDiscovery"` // cardsPerDiscovery median cards
-	Cards            int         `json:"cardsPerDiscovery"`
-	MedianCardBytes  int64       `json:"medianCardBytes"`
-	Total            contextCost `json:"total"`
-	DefinitionsError string      `json:"definitionsError,omitempty"`
+	Definitions     contextCost `json:"definitions"`      // discover_capability and run_capability
+	Discovery       contextCost `json:"typicalDiscovery"` // cardsPerDiscovery median cards
+	Cards           int         `json:"cardsPerDiscovery"`
+	MedianCardBytes int64       `json:"medianCardBytes"`
+	Total           contextCost `json:"total"`
 }
 
 type callSavings struct {
@@ -184,7 +181,9 @@ func measure(ctx context.Context, st *store.Store, r statsReport) (statsReport, 
 	}
 	slices.SortFunc(r.Servers, func(a, b serverSavings) int { return int(b.Direct.Bytes - a.Direct.Bytes) })
 	r.Direct = all.cost()
-	r.Bridge = bridgeCostFor(cards)
+	if r.Bridge, err = bridgeCostFor(cards); err != nil {
+		return r, err
+	}
 	r.Saved = contextCost{Bytes: r.Direct.Bytes - r.Bridge.Total.Bytes, EstTokens: r.Direct.EstTokens - r.Bridge.Total.EstTokens}
 	if r.Direct.Bytes > 0 {
 		r.SavedPercent = 100 * float64(r.Saved.Bytes) / float64(r.Direct.Bytes)
@@ -212,18 +211,14 @@ func rawTool(t store.Tool) ([]byte, error) {
 // bridgeCostFor is what the model reads through capbridge: the two
 // definitions, and a discovery of cardsPerDiscovery median cards with their
 // action ids and confidences, inside the result envelope.
-func bridgeCostFor(cards []textSize) bridgeCost {
+func bridgeCostFor(cards []textSize) (bridgeCost, error) {
 	b := bridgeCost{Cards: min(cardsPerDiscovery, len(cards))}
-	defs, err := bridgeDefinitions()
+	// The tools array of tools/list, compact, as DESIGN.md's budget measures it.
+	defs, err := json.Marshal(bridge.Definitions())
 	if err != nil {
-		b.DefinitionsError = err.Error()
-	} else {
-		data, err := json.Marshal(defs)
-		if err != nil {
-			b.DefinitionsError = err.Error()
-		}
-		b.Definitions = sizeOf(data).cost()
+		return b, fmt.Errorf("measuring the bridge's definitions: %w", err)
 	}
+	b.Definitions = sizeOf(defs).cost()
 	discovery := sizeOf([]byte(`{"matches":[]}`))
 	if len(cards) > 0 {
 		slices.SortFunc(cards, func(x, y textSize) int { return int(x.bytes - y.bytes) })
@@ -241,13 +236,7 @@ func bridgeCostFor(cards []textSize) bridgeCost {
 	}
 	b.Discovery = discovery.cost()
 	b.Total = contextCost{Bytes: b.Definitions.Bytes + b.Discovery.Bytes, EstTokens: b.Definitions.EstTokens + b.Discovery.EstTokens}
-	return b
-}
-
-// bridgeDefinitions is a PLACEHOLDER for bridge.Definitions, which the bridge
-// server is to provide; switch to it when it lands.
-func bridgeDefinitions() ([]*mcp.Tool, error) {
-	return nil, errors.New("the bridge's tool definitions are not available in this build")
+	return b, nil
 }
 
 // callTotals sums the recorded calls, per server and in all.
@@ -309,15 +298,10 @@ func printStats(w io.Writer, r statsReport) {
 	discovery := fmt.Sprintf("a typical discovery (%d cards, median card %d B)", b.Cards, b.MedianCardBytes)
 	name = leftAligned([]string{"two tool definitions", discovery, "total"})
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if b.DefinitionsError == "" {
-		fmt.Fprintf(tw, "  %s\t%s B\t%s est. tokens\t\n", name("two tool definitions"), thousands(b.Definitions.Bytes), thousands(b.Definitions.EstTokens))
-	}
+	fmt.Fprintf(tw, "  %s\t%s B\t%s est. tokens\t\n", name("two tool definitions"), thousands(b.Definitions.Bytes), thousands(b.Definitions.EstTokens))
 	fmt.Fprintf(tw, "  %s\t%s B\t%s est. tokens\t\n", name(discovery), thousands(b.Discovery.Bytes), thousands(b.Discovery.EstTokens))
 	fmt.Fprintf(tw, "  %s\t%s B\t%s est. tokens\t\n", name("total"), thousands(b.Total.Bytes), thousands(b.Total.EstTokens))
 	tw.Flush()
-	if b.DefinitionsError != "" {
-		fmt.Fprintf(w, "  (not counted: the two tool definitions, %s)\n", b.DefinitionsError)
-	}
 	fmt.Fprintf(w, "\nSaved: %s B, %s est. tokens (%.1f%%) in every request that would carry all tools.\n",
 		thousands(r.Saved.Bytes), thousands(r.Saved.EstTokens), r.SavedPercent)
 	if r.RefusedNotCounted > 0 {

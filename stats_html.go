@@ -107,7 +107,7 @@ rect.direct { fill: #c0504d; } rect.total { fill: #8b1e1b; } rect.bridge { fill:
 <p class="meta">catalog {{.R.DB}} · {{.Generated}} · tokens are estimates, ceil(characters / 4); bytes are exact</p>
 {{if .R.Servers}}
 <p class="headline">Registering every tool directly: <b>{{thousands .R.Direct.EstTokens}}</b> est. tokens.
-Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b>{{if .R.Bridge.DefinitionsError}} (its two tool definitions not counted){{end}}. Saved <b>{{printf "%.1f" .R.SavedPercent}}%</b> of the tool-definition context.</p>
+Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b>. Saved <b>{{printf "%.1f" .R.SavedPercent}}%</b> of the tool-definition context.</p>
 {{range .Charts}}
 <h2>{{.Title}}</h2>
 <p class="note">{{.Caption}}</p>
@@ -123,7 +123,7 @@ Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b>{{if .R.Bridge.
 {{end}}<tr class="sum"><td>all servers</td><td class="n"></td><td class="n">{{thousands .R.Direct.Bytes}}</td><td class="n">{{thousands .R.Direct.EstTokens}}</td></tr>
 </table>
 <table><tr><th>through capbridge</th><th>bytes</th><th>est. tokens</th></tr>
-<tr><td>two tool definitions{{with .R.Bridge.DefinitionsError}} (unknown: {{.}}){{end}}</td><td class="n">{{thousands .R.Bridge.Definitions.Bytes}}</td><td class="n">{{thousands .R.Bridge.Definitions.EstTokens}}</td></tr>
+<tr><td>two tool definitions</td><td class="n">{{thousands .R.Bridge.Definitions.Bytes}}</td><td class="n">{{thousands .R.Bridge.Definitions.EstTokens}}</td></tr>
 <tr><td>a typical discovery ({{.R.Bridge.Cards}} cards, median card {{.R.Bridge.MedianCardBytes}} B)</td><td class="n">{{thousands .R.Bridge.Discovery.Bytes}}</td><td class="n">{{thousands .R.Bridge.Discovery.EstTokens}}</td></tr>
 <tr class="sum"><td>total</td><td class="n">{{thousands .R.Bridge.Total.Bytes}}</td><td class="n">{{thousands .R.Bridge.Total.EstTokens}}</td></tr>
 </table>
