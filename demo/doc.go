@@ -1,8 +1,11 @@
 // Package demo is a real MCP server that capbridge's own binary runs as the
 // hidden subcommand `capbridge demo-server`. It serves three things:
 //
-//   - the built-in demo catalog (helpdesk, calendar, CRM and files tools) for
-//     `capbridge demo`;
+//   - the built-in demo catalog for `capbridge demo`: about 60 helpdesk,
+//     calendar, CRM and files tools (servers "helpdesk", "calendar", "crm",
+//     "files" of testdata/demo/tools.jsonl) and the oversized stress tool of
+//     testdata/stress/tool.json (server "stress"), which the binary embeds
+//     and hands over as [Options.Tools];
 //   - a replay of any catalog file in the shared JSONL form (one tool a line
 //     with a "server" key), so a recorded laptop can be served as one child
 //     process per server ([ReadCatalog]);
@@ -36,7 +39,9 @@
 //     "page_size", "per_page") sets N; the default is 10, the most 100,000.
 //     Every record has a unique id.
 //   - get tools (get_*, read_*, lookup_*, fetch_*, describe_*, show_*)
-//     answer one record.
+//     answer one record, its id (or path, or email) taken from the
+//     arguments; an id containing "missing" answers a tool error
+//     (isError: true, "... not found").
 //   - every other tool echoes: its answer holds "received", the arguments
 //     object exactly as it arrived (same bytes, same key order), and
 //     "call_number".
@@ -50,15 +55,17 @@
 // # Faults
 //
 // A fault is chosen with `--fault MODE` or the environment variable
-// CAPBRIDGE_DEMO_FAULT ([FaultEnv]); see [ParseFault]:
+// CAPBRIDGE_DEMO_FAULT ([FaultEnv]); see [ParseFault]. The exit statuses
+// are [ExitAtStart] and [ExitCrash].
 //
 //	banner            print a non-JSON line on stdout before speaking JSON-RPC (stdio only)
 //	exit-at-start     exit with status 3 at once (stdio only)
 //	crash-on-call[:N] exit with status 4 in the middle of the Nth tools/call (default 1st)
 //	garbage           write a non-JSON line on stdout after every message (stdio only)
-//	hang              never answer tools/call (until the caller cancels)
+//	hang              never answer tools/call (the process still ends on stdin EOF)
 //	slow:DURATION     sleep DURATION before answering each tools/call
-//	huge[:BYTES]      answer every tools/call with ~BYTES of text (default 20 MiB)
+//	huge[:BYTES]      answer every tools/call with BYTES of text (default 20 MiB, past
+//	                  the go-sdk's 16 MiB frame cap: an SDK client's session breaks)
 //	pages-forever     tools/list always returns a nextCursor
 //	schema-change     after the first tools/call, add a required property to
 //	                  the called tool's input schema and send
