@@ -22,16 +22,19 @@ const (
 
 // buildCard projects a normalized tool onto a card and reports how many
 // characters of provider prose it left out.
-func buildCard(server, name, title, description string, annotations, root *node, s shape, shown map[string]string) (Card, int) {
+// description is the tool's description already cut to MaxProseChars; root
+// is its input schema.
+func buildCard(server string, tool *node, description string, root *node, s shape, shown map[string]string) (Card, int) {
+	name := tool.get("name").str()
 	card := Card{
 		Name:     sanitizeName(name, MaxNameChars),
 		Provider: sanitizeName(server, MaxNameChars),
-		Risk:     riskOf(annotations),
+		Risk:     riskOf(tool.get("annotations")),
 		Complete: true,
 	}
 	prose := description
 	if strings.TrimSpace(prose) == "" {
-		prose = title
+		prose = tool.get("title").str()
 	}
 	summary, cut := Sanitize(prose, summaryChars)
 	if summary == "" {

@@ -28,10 +28,6 @@ type Refusal struct {
 	Reason string `json:"reason"`
 }
 
-// defaultInputSchema stands in for a tool that sends no inputSchema: it
-// takes an object with no declared inputs.
-var defaultInputSchema = &node{kind: kindObject, keys: []string{"type"}, vals: []*node{{kind: kindString, text: "object"}}}
-
 // Normalize turns one tool object, exactly as tools/list sends it, into its
 // exact Record and its Card. A tool over a limit, or one that cannot be
 // called safely, returns a *RefusalError. Normalize never panics.
@@ -46,75 +42,91 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	if tool.kind != kindObject {
 		return nil, &RefusalError{Reason: "tool definition is not a JSON object"}
 	}
-	nameNode := tool.get("name")
-	name := nameNode.str()
+	name := tool.get("name").str()
 	if name == "" {
 		return nil, &RefusalError{Reason: "tool has no name"}
 	}
-	refuse := func(format string, args ...any) error {
-		return &RefusalError{Tool: name, Reason: fmt.Sprintf(format, args...)}
+	if reason := fieldProblem(tool); reason != "" {
+		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
-	if n := tool.get("title"); n != nil && n.kind != kindString && n.kind != kindNull {
-		return nil, refuse("title is not a string")
-	}
-	if n := tool.get("description"); n != nil && n.kind != kindString && n.kind != kindNull {
-		return nil, refuse("description is not a string")
-	}
-	if n := tool.get("annotations"); n != nil && n.kind != kindObject && n.kind != kindNull {
-		return nil, refuse("annotations are not an object")
-	}
-
 	input := tool.get("inputSchema")
 	if input == nil || input.kind == kindNull {
-		input = defaultInputSchema
+		input = emptyObjectSchema()
 	}
-	switch {
-	case input.kind == kindBool && !input.truth:
-		return nil, refuse("input schema is false, so no call can ever be valid")
-	case input.kind != kindObject && input.kind != kindBool:
-		return nil, refuse("input schema is not a JSON object")
-	}
-	canonical := input.appendCanonical(nil)
-	if len(canonical) > MaxSchemaBytes {
-		return nil, refuse("input schema is %d bytes, over the %s limit", len(canonical), sizeOf(MaxSchemaBytes))
-	}
-	if d := input.depth(); d > MaxSchemaDepth {
-		return nil, refuse("input schema nests %d levels deep, over the %d limit", d, MaxSchemaDepth)
-	}
-	if reason := rootTypeProblem(input); reason != "" {
-		return nil, refuse("%s", reason)
-	}
-	if err := compileCheck(canonical); err != nil {
-		return nil, refuse("input schema cannot be used for validation: %s", cutWords(err.Error(), 160))
+	canonical, reason := checkInputSchema(input)
+	if reason != "" {
+		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
 
-	description := tool.get("description").str()
-	description = truncateRunes(description, MaxProseChars)
-	prose := utf8.RuneCountInString(tool.get("description").str()) - utf8.RuneCountInString(description)
-
+	title, description := tool.get("title").str(), tool.get("description").str()
+	kept := truncateRunes(description, MaxProseChars)
 	s := shape{}
 	if input.kind == kindObject {
 		s = readShape(input)
 	}
 	shown, aliases := assignAliases(s.names())
-	card, cut := buildCard(server, name, tool.get("title").str(), description, tool.get("annotations"), input, s, shown)
-
+	card, cut := buildCard(server, tool, kept, input, s, shown)
 	rec := Record{
 		Server:      server,
 		Name:        name,
-		Title:       tool.get("title").str(),
-		Description: tool.get("description").str(),
+		Title:       title,
+		Description: description,
 		InputSchema: canonical,
 		Raw:         tool.appendCanonical(nil),
 		Hash:        Hash(canonical),
 		Aliases:     aliases,
 		Properties:  s.names(),
-		ProseCut:    prose + cut,
+		ProseCut:    utf8.RuneCountInString(description) - utf8.RuneCountInString(kept) + cut,
 	}
 	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
 		rec.Annotations = a.appendCanonical(nil)
 	}
 	return &Tool{Record: rec, Card: card}, nil
+}
+
+// emptyObjectSchema stands in for a tool that sends no inputSchema: it takes
+// an object with no declared inputs.
+func emptyObjectSchema() *node {
+	return &node{kind: kindObject, keys: []string{"type"}, vals: []*node{{kind: kindString, text: "object"}}}
+}
+
+// fieldProblem refuses tool fields of the wrong JSON type.
+func fieldProblem(tool *node) string {
+	if n := tool.get("title"); n != nil && n.kind != kindString && n.kind != kindNull {
+		return "title is not a string"
+	}
+	if n := tool.get("description"); n != nil && n.kind != kindString && n.kind != kindNull {
+		return "description is not a string"
+	}
+	if n := tool.get("annotations"); n != nil && n.kind != kindObject && n.kind != kindNull {
+		return "annotations are not an object"
+	}
+	return ""
+}
+
+// checkInputSchema applies the per-schema limits and returns the canonical
+// schema bytes, or the reason the schema is refused.
+func checkInputSchema(input *node) (canonical []byte, reason string) {
+	switch {
+	case input.kind == kindBool && !input.truth:
+		return nil, "input schema is false, so no call can ever be valid"
+	case input.kind != kindObject && input.kind != kindBool:
+		return nil, "input schema is not a JSON object"
+	}
+	canonical = input.appendCanonical(nil)
+	if len(canonical) > MaxSchemaBytes {
+		return nil, fmt.Sprintf("input schema is %d bytes, over the %s limit", len(canonical), sizeOf(MaxSchemaBytes))
+	}
+	if d := input.depth(); d > MaxSchemaDepth {
+		return nil, fmt.Sprintf("input schema nests %d levels deep, over the %d limit", d, MaxSchemaDepth)
+	}
+	if reason := rootTypeProblem(input); reason != "" {
+		return nil, reason
+	}
+	if err := compileCheck(canonical); err != nil {
+		return nil, "input schema cannot be used for validation: " + cutWords(err.Error(), 160)
+	}
+	return canonical, ""
 }
 
 // rootTypeProblem refuses an object schema whose root type cannot be an
