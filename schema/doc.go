@@ -53,6 +53,16 @@
 // over [MaxCardBytes] sheds input descriptions, enums, summary length and
 // finally inputs (optional ones last in the list go first) until it fits.
 //
+// Validation. [NewValidator] compiles the exact schema on a compiler of its
+// own with every loader removed. [Validator.Check] decodes arguments with
+// exact numbers into maps (names are matched exactly), maps aliases back,
+// and reports missing required inputs (those the schema's properties, allOf
+// members, items and local $refs require, top level and nested) apart from
+// other errors, so that the bridge can ask for input instead of rejecting
+// the call. Requirements that hang on anyOf/oneOf/if branches surface as
+// errors, since which branch applies is not known. Error paths are JSON
+// Pointers in card names; messages are sanitized like every other text.
+//
 // Catalogs. [NormalizeCatalog] reads tools in listing order: tools past the
 // 5,000th, and every tool from the one whose bytes take the catalog past
 // 16 MiB, are refused with that reason; a second tool with a name already

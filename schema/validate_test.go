@@ -148,3 +148,32 @@ func TestMessagesAreSanitized(t *testing.T) {
 		}
 	}
 }
+
+func TestRequiredOnlyUnderConditions(t *testing.T) {
+	v := newTestValidator(t, `{"name":"c","inputSchema":{"type":"object","properties":{"kind":{"type":"string"},"user-id":{"type":"string"},"x":{"type":"object","properties":{"a":{},"b":{}},"dependentRequired":{"a":["b"]}}},
+		"if":{"properties":{"kind":{"const":"user"}},"required":["kind"]},"then":{"required":["user-id"]}}}`)
+	for _, tc := range []struct {
+		args  string
+		paths []string
+	}{
+		{`{"kind":"user"}`, []string{""}},
+		{`{"kind":"user","param_01":"u"}`, nil},
+		{`{"kind":"team"}`, nil},
+		{`{"x":{"a":1}}`, []string{"/x"}},
+	} {
+		checked, err := v.Check(json.RawMessage(tc.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, e := range checked.Errors {
+			paths = append(paths, e.Path)
+			if strings.Contains(e.Message, "user-id") {
+				t.Errorf("%s: message %q names an aliased input by its provider name", tc.args, e.Message)
+			}
+		}
+		if !reflect.DeepEqual(paths, tc.paths) || len(checked.Missing) > 0 {
+			t.Errorf("%s: errors %+v missing %+v; want errors at %q", tc.args, checked.Errors, checked.Missing, tc.paths)
+		}
+	}
+}

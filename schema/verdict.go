@@ -63,7 +63,7 @@ func (w *errorWalk) collect(r *jsonschema.EvaluationResult, base []string) int {
 		if k == "required" && w.missingUnder(path) {
 			continue
 		}
-		w.errors = append(w.errors, FieldError{Path: w.v.pointer(path), Message: message(e)})
+		w.errors = append(w.errors, FieldError{Path: w.v.pointer(path), Message: message(e, len(path) == 0)})
 		reported++
 	}
 	return reported
@@ -114,8 +114,9 @@ func (w *errorWalk) missingUnder(path []string) bool {
 }
 
 // message words one evaluation error for a model: short, sanitized, and
-// never naming a provider property the card shows under an alias.
-func message(e *jsonschema.EvaluationError) string {
+// never naming a provider property the card shows under an alias (only
+// top-level names are aliased, so nested errors keep the validator's words).
+func message(e *jsonschema.EvaluationError, top bool) string {
 	var text string
 	switch e.Code {
 	case "any_of_item_mismatch", "one_of_item_mismatch":
@@ -124,8 +125,12 @@ func message(e *jsonschema.EvaluationError) string {
 		text = "matches more than one of the allowed forms"
 	case "false_schema_mismatch", "additional_property_false":
 		text = "is not an accepted input"
-	case "missing_required_property", "missing_required_properties":
-		text = "lacks required fields"
+	case "missing_required_property", "missing_required_properties", "dependent_property_required":
+		if top {
+			text = "lacks inputs required together with the ones given"
+		} else {
+			text = e.Error()
+		}
 	default:
 		text = e.Error()
 	}
