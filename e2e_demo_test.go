@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestServeToolsListBytes measures what a real client receives from a real
@@ -67,6 +69,24 @@ func TestStressToolEndToEnd(t *testing.T) {
 	}
 	if more > 0 {
 		t.Fatalf("needs_input held back %v inputs; the stress tool's 40 required ones should fit", more)
+	}
+
+	// A wrong type under an alias is reported under that alias.
+	var alias string
+	for name := range params {
+		if strings.HasPrefix(name, "param_") {
+			alias = name
+			break
+		}
+	}
+	bad := map[string]any{}
+	for k, v := range params {
+		bad[k] = v
+	}
+	bad[alias] = 42
+	res, ans = callBridge(t, cs, "run_capability", map[string]any{"actionId": id, "params": bad})
+	if !res.IsError || ans["status"] != "invalid_params" || !strings.Contains(resultText(res), `"path":"/`+alias+`"`) {
+		t.Fatalf("a number for string input %s: %s, want invalid_params at /%s", alias, resultText(res), alias)
 	}
 
 	res = runAction(t, cs, id, params)
@@ -172,5 +192,26 @@ func TestUpstreamFailures(t *testing.T) {
 			other := discoverAction(t, cs, "list calendar events", "calendar", "list_events")
 			runAction(t, cs, other["actionId"].(string), map[string]any{"time_min": "2026-12-01T00:00:00Z", "time_max": "2026-12-02T00:00:00Z"})
 		})
+	}
+}
+
+// TestServeWithoutConfig: a missing config file is not an error for serve:
+// it answers from an empty catalog and says how to bring servers in.
+func TestServeWithoutConfig(t *testing.T) {
+	dir := t.TempDir()
+	cmd := capbridgeCmd("serve", "--config", filepath.Join(dir, "missing.json"), "--db", filepath.Join(dir, "catalog.db"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, ans := callBridge(t, cs, "discover_capability", map[string]any{"intent": "send an email"})
+	if res.IsError || ans["matches"] == nil || len(ans["matches"].([]any)) != 0 {
+		t.Fatalf("discovery on an empty catalog: %s, want {\"matches\":[]...}", resultText(res))
+	}
+	cs.Close()
+	if !strings.Contains(stderr.String(), "capbridge import") {
+		t.Fatalf("serve without a config did not point at capbridge import; stderr:\n%s", stderr.String())
 	}
 }
