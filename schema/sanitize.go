@@ -98,6 +98,10 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 		size += gap + n
 	}
 	clean = strings.Join(kept, " ")
+	for isLure(clean) { // joining or cutting sentences may have made one
+		kept = kept[:len(kept)-1]
+		clean = strings.Join(kept, " ")
+	}
 	return clean, max(0, total-utf8.RuneCountInString(clean))
 }
 
