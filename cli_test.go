@@ -830,3 +830,65 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedDemoServers goes the way a user does: add servers, index them
+// (the demo server, run by this binary, is a real MCP server over stdio),
+// then look at them with servers and stats, and remove one.
+func TestIndexedDemoServers(t *testing.T) {
+	s := newSandbox(t)
+	bin := capbridgeBinary(t)
+	s.mustRun(0, "add", "helpdesk", "--", bin, "demo-server", "--server", "helpdesk")
+	s.mustRun(0, "add", "crm", "--", bin, "demo-server", "--server", "crm")
+	s.mustRun(0, "add", "broken", "--", filepath.Join(s.wd, "no-such-server"))
+	s.writeFile(filepath.Join(s.wd, "off.json"), `{"mcpServers": {"off": {"command": "x", "disabled": true}}}`)
+	s.mustRun(0, "import", "off.json")
+	s.mustRun(1, "index") // broken fails; the others are indexed
+
+	servers := func() map[string]serverStatus {
+		var got struct{ Servers []serverStatus }
+		if err := json.Unmarshal([]byte(s.mustRun(0, "servers", "--json").stdout), &got); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]serverStatus{}
+		for _, srv := range got.Servers {
+			m[srv.Name] = srv
+		}
+		return m
+	}
+	byName := servers()
+	for _, name := range []string{"helpdesk", "crm"} {
+		if srv := byName[name]; srv.State != "stored" || srv.Tools == 0 || srv.Bytes == 0 || srv.Transport != "stdio" {
+			t.Errorf("%s = %+v, want stored stdio with tools", name, srv)
+		}
+	}
+	if srv := byName["broken"]; srv.State != "failing" || !strings.Contains(srv.LastError, "no-such-server") {
+		t.Errorf("broken = %+v, want failing with its error", srv)
+	}
+	if srv := byName["off"]; srv.State != stateDisabled {
+		t.Errorf("off = %+v, want disabled", srv)
+	}
+
+	var report statsReport
+	if err := json.Unmarshal([]byte(s.mustRun(0, "stats", "--json").stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	for _, srv := range report.Servers {
+		if srv.Tools != byName[srv.Name].Tools || srv.Direct.Bytes == 0 {
+			t.Errorf("stats for %s = %+v, servers says %d tools", srv.Name, srv, byName[srv.Name].Tools)
+		}
+	}
+	if len(report.Servers) != 2 || report.Saved.Bytes <= 0 {
+		t.Errorf("stats = %+v, want two servers and a saving", report)
+	}
+
+	s.mustRun(0, "remove", "helpdesk")
+	if _, ok := servers()["helpdesk"]; ok {
+		t.Error("helpdesk still listed after remove")
+	}
+	if err := json.Unmarshal([]byte(s.mustRun(0, "stats", "--json").stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Servers) != 1 || report.Servers[0].Name != "crm" {
+		t.Errorf("stats after removing helpdesk still counts it: %+v", report.Servers)
+	}
+}

@@ -96,7 +96,7 @@ func runAdd(ctx context.Context, e env) error {
 	fmt.Fprintf(e.stdout, "Added server %q to %s.\n", name, path)
 	if len(command) > 0 {
 		if _, err := exec.LookPath(command[0]); err != nil {
-			fmt.Fprintf(e.stderr, "note: %s is not on this PATH; capbridge serve must be able to find it.\n", command[0])
+			fmt.Fprintf(e.stderr, "note: %s was not found here (%v); capbridge serve must be able to start it.\n", command[0], err)
 		}
 	}
 	fmt.Fprintf(e.stdout, "Next: 'capbridge index %s' lists and stores its tools now ('capbridge serve' also does it at start).\n", name)

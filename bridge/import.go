@@ -202,14 +202,19 @@ func checkServer(path, name string, def json.RawMessage) error {
 	return err
 }
 
-// RunsCapbridge reports whether a server definition starts capbridge: its
-// command is named capbridge or is the file self. Importing such an entry
-// would make the bridge start itself.
+// RunsCapbridge reports whether a server definition starts the bridge
+// itself: its command is named capbridge, or is the file self, and runs
+// serve (named, or as the default command). Importing such an entry would
+// make the bridge start itself; `capbridge demo-server` is an ordinary server.
 func RunsCapbridge(def json.RawMessage, self string) bool {
 	var s struct {
-		Command string `json:"command"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
 	}
 	if json.Unmarshal(def, &s) != nil || s.Command == "" {
+		return false
+	}
+	if len(s.Args) > 0 && s.Args[0] != "serve" && !strings.HasPrefix(s.Args[0], "-") {
 		return false
 	}
 	base := s.Command[strings.LastIndexAny(s.Command, `/\`)+1:] // a Windows path too

@@ -340,6 +340,8 @@ func TestRunsCapbridge(t *testing.T) {
 		{`{"command": "/usr/local/bin/capbridge"}`, true},
 		{`{"command": "C:\\bin\\capbridge.exe"}`, true},
 		{fmt.Sprintf(`{"command": %q}`, self), true},
+		{`{"command": "capbridge", "args": ["--config", "/x.json"]}`, true},
+		{`{"command": "capbridge", "args": ["demo-server"]}`, false},
 		{`{"command": "capbridge-docs"}`, false},
 		{`{"command": "npx", "args": ["capbridge"]}`, false},
 		{`{"url": "http://127.0.0.1/capbridge"}`, false},
