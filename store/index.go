@@ -103,16 +103,30 @@ func (w *indexWriter) close() {
 	}
 }
 
-// replace turns server's stored rows old into tools.
+// replace turns server's stored rows old into tools. Every search row to
+// remove goes first and every one to add after: FTS5 flushes its pending
+// inserts before a delete, so interleaving them would cost a flush a tool.
 func (w *indexWriter) replace(ctx context.Context, server string, old []storedDoc, tools []Tool) error {
-	listed := make(map[string]bool, len(tools))
-	for _, t := range tools {
-		listed[t.Name] = true
+	stored := make(map[string]storedDoc, len(old))
+	for _, o := range old {
+		stored[o.name] = o
 	}
-	byName := make(map[string]storedDoc, len(old))
+	hashes := make([]string, len(tools))
+	listed := make(map[string]bool, len(tools))
+	for i, t := range tools {
+		hashes[i] = contentHash(t.Doc)
+		if listed[t.Name] {
+			continue // a second tool of the same name fails at its insert
+		}
+		listed[t.Name] = true
+		if o, ok := stored[t.Name]; ok && !keepsIndex(o, t, hashes[i]) {
+			if err := w.unindex(ctx, o); err != nil {
+				return err
+			}
+		}
+	}
 	for _, o := range old {
 		if listed[o.name] {
-			byName[o.name] = o
 			continue
 		}
 		if err := w.unindex(ctx, o); err != nil {
@@ -122,41 +136,38 @@ func (w *indexWriter) replace(ctx context.Context, server string, old []storedDo
 			return fmt.Errorf("deleting tool %q: %w", o.name, err)
 		}
 	}
-	for _, t := range tools {
-		hash := contentHash(t.Doc)
-		searchable := t.Refusal == ""
-		o, stored := byName[t.Name]
-		if !stored {
-			id, err := w.insert(ctx, server, t, hash)
-			if err != nil {
+
+	for i, t := range tools {
+		o, ok := stored[t.Name]
+		id := o.id
+		if ok {
+			delete(stored, t.Name) // consumed: a duplicate name inserts, and fails
+			if _, err := w.updateTool.ExecContext(ctx, t.Hash, t.Record, t.Card, t.Refusal, hashes[i],
+				t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id); err != nil {
+				return fmt.Errorf("updating tool %q: %w", t.Name, err)
+			}
+			if keepsIndex(o, t, hashes[i]) {
+				continue // same text: search and vector rows stay
+			}
+		} else {
+			var err error
+			if id, err = w.insert(ctx, server, t, hashes[i]); err != nil {
 				return err
 			}
-			if searchable {
-				if err := w.index(ctx, id, t.Doc); err != nil {
-					return err
-				}
-			}
-			continue
 		}
-		// Consumed: a second tool of the same name inserts, and fails.
-		delete(byName, t.Name)
-		if _, err := w.updateTool.ExecContext(ctx, t.Hash, t.Record, t.Card, t.Refusal, hash,
-			t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id); err != nil {
-			return fmt.Errorf("updating tool %q: %w", t.Name, err)
-		}
-		if o.searchable && searchable && o.contentHash == hash {
-			continue // same text: search and vector rows stay
-		}
-		if err := w.unindex(ctx, o); err != nil {
-			return err
-		}
-		if searchable {
-			if err := w.index(ctx, o.id, t.Doc); err != nil {
+		if t.Refusal == "" {
+			if err := w.index(ctx, id, t.Doc); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// keepsIndex reports whether stored tool o, listed again as t with content
+// hash hash, keeps its search and vector rows as they are.
+func keepsIndex(o storedDoc, t Tool, hash string) bool {
+	return o.searchable && t.Refusal == "" && o.contentHash == hash
 }
 
 func (w *indexWriter) insert(ctx context.Context, server string, t Tool, hash string) (int64, error) {
