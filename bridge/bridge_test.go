@@ -335,3 +335,16 @@ func TestSchemaChangedAfterListChanged(t *testing.T) {
 		t.Fatalf("run of the new card without its new required input: %v, want needs_input", ans)
 	}
 }
+
+// TestDiscoveryWhenTheCatalogFails: a catalog that cannot be read is a tool
+// failure the model reads, not a protocol error.
+func TestDiscoveryWhenTheCatalogFails(t *testing.T) {
+	f := newFixture(t, "helpdesk")
+	cs := connectClient(t, f.b)
+	f.st.Close()
+	res, ans := call(t, cs, DiscoverTool, map[string]any{"intent": "list tickets"})
+	answerText(t, res)
+	if !res.IsError || len(ans["matches"].([]any)) != 0 || !strings.Contains(ans["note"].(string), "could not be searched") {
+		t.Fatalf("discovery over a closed catalog: %v (isError %v)", ans, res.IsError)
+	}
+}

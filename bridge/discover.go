@@ -72,17 +72,28 @@ func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 
 	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: allowedBy(cfg)})
 	if err != nil {
-		return nil, fmt.Errorf("searching the catalog: %w", err)
+		return b.discoveryFailed(fmt.Errorf("searching the catalog: %w", err)), nil
 	}
 	matches, err := b.cards(ctx, results)
 	if err != nil {
-		return nil, err
+		return b.discoveryFailed(err), nil
 	}
 	ans, err := b.fitDiscovery(sessionKey(req.Session), matches)
 	if err != nil {
-		return nil, err
+		return b.discoveryFailed(err), nil
 	}
 	return textAnswer(ans, false), nil
+}
+
+// discoveryFailed answers a discovery the bridge could not make (the
+// catalog unreadable, no randomness for ids): a tool failure the model can
+// read, not a protocol error.
+func (b *Bridge) discoveryFailed(err error) *mcp.CallToolResult {
+	b.logger.Error("discovery failed", "err", err)
+	return textAnswer(discovery{
+		Matches: []card{},
+		Note:    sanitized("The catalog could not be searched: "+err.Error(), maxMessageLen),
+	}, true)
 }
 
 // allowedBy scopes a search to the configured, enabled servers and the

@@ -164,14 +164,16 @@ func kindName(k reflect.Kind) string {
 	switch k {
 	case reflect.String:
 		return "a string"
-	case reflect.Int, reflect.Int64, reflect.Float64:
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
 		return "a number"
+	case reflect.Bool:
+		return "true or false"
 	case reflect.Slice:
 		return "an array"
 	case reflect.Map, reflect.Struct:
 		return "an object"
-	case reflect.Pointer:
-		return "an integer"
 	}
 	return "of another type"
 }
