@@ -125,3 +125,26 @@ func mustReadConfigWith(t *testing.T, path string, servers map[string]upstream) 
 	}
 	return data
 }
+
+// TestServeConfigCreatedLater: serve started without a config file picks the
+// file up once it is written.
+func TestServeConfigCreatedLater(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	cs := startServe(t, cfg, filepath.Join(dir, "catalog.db"))
+	data := mustReadConfigWith(t, cfg, map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")})
+	if err := os.WriteFile(cfg, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, ans := callBridge(t, cs, "discover_capability", map[string]any{"intent": "list helpdesk tickets"})
+		if len(ans["matches"].([]any)) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("30s after the config file appeared, discovery still finds nothing: %v", ans)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

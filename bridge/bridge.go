@@ -58,10 +58,6 @@ type Options struct {
 	ConfigPoll time.Duration
 }
 
-// Default for how long a discovery waits for background indexing when the
-// config does not say.
-const defaultDiscoveryWait = DefaultDiscoveryWait
-
 // Bridge serves the two operations over any MCP transport.
 type Bridge struct {
 	logger     *slog.Logger
@@ -251,6 +247,11 @@ func (b *Bridge) Close() error {
 // configChanged applies a config file that changed on disk. A file that
 // cannot be read keeps the previous config.
 func (b *Bridge) configChanged(ctx context.Context, next *Config, err error) {
+	if errors.Is(err, ErrNoConfig) {
+		// Polled every tick while the file is missing: not worth a warning.
+		b.logger.Debug("no config file; keeping the current servers", "err", err)
+		return
+	}
 	if err != nil {
 		b.logger.Warn("config changed but cannot be read; keeping the previous one", "err", err)
 		return

@@ -64,7 +64,7 @@ func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	cfg := b.config()
 	wait := cfg.Bridge.DiscoveryWait
 	if wait <= 0 {
-		wait = defaultDiscoveryWait
+		wait = DefaultDiscoveryWait
 	}
 	if !b.indexer.wait(ctx, wait) {
 		b.logger.Info("discovery answered while indexing continues", "waited", wait)
