@@ -179,8 +179,8 @@ func TestFaultSlow(t *testing.T) {
 // TestFaultBigCatalog reads the listing raw: decoding thousands of tools
 // with the SDK client would only measure the client.
 func TestFaultBigCatalog(t *testing.T) {
-	const n = 1100
-	p := serveRaw(t, &Options{Fault: Fault{Mode: FaultBigCatalog, N: n}})
+	const n, pageSize = 250, 100
+	p := serveRaw(t, &Options{Fault: Fault{Mode: FaultBigCatalog, N: n}, PageSize: pageSize})
 	p.send(t, rawInitialize)
 	p.line(t)
 	p.send(t, rawInitialized)
@@ -221,7 +221,7 @@ func TestFaultBigCatalog(t *testing.T) {
 	if len(names) != n {
 		t.Errorf("listed %d distinct tools, want %d", len(names), n)
 	}
-	if want := (n + DefaultPageSize - 1) / DefaultPageSize; pages != want {
+	if want := (n + pageSize - 1) / pageSize; pages != want {
 		t.Errorf("%d pages, want %d", pages, want)
 	}
 	if per := size / n; per < 2800 || per > 3400 {
