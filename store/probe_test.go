@@ -83,3 +83,36 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestProbeLiveWAL: while another connection has a WAL database open, its
+// newest state may be in the -wal file only; probe must ask SQLite.
+func TestProbeLiveWAL(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		set  string
+		want error
+	}{
+		{"newer capbridge", "PRAGMA user_version = 99", ErrNewerSchema},
+		{"taken over by another app", "PRAGMA application_id = 7", ErrNotCatalog},
+		{"current", "SELECT 1", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, path := openTemp(t)
+			if _, err := s.db.Exec(tt.set); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path + "-wal"); err != nil {
+				t.Fatalf("no live WAL to probe: %v", err)
+			}
+			got, err := probe(ctx, path, DefaultBusyTimeout)
+			if !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
+				t.Fatalf("probe = %+v, %v; want %v", got, err, tt.want)
+			}
+			if tt.want == nil && got.version != schemaVersion {
+				t.Errorf("version %d, want %d", got.version, schemaVersion)
+			}
+		})
+	}
+}
