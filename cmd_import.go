@@ -82,7 +82,7 @@ func runImport(ctx context.Context, e env) error {
 		serversKey = doc.ServersKey()
 		report := dst.Merge(doc, self)
 		added += len(report.Added)
-		printImportReport(e.stdout, src, doc, report)
+		printImportReport(e.stdout, src, doc, report, *dryRun)
 	}
 
 	switch {
@@ -127,13 +127,17 @@ func importSources(arg string) ([]string, error) {
 
 // printImportReport says what happened to each server of one source, by
 // name only: definitions may hold secrets.
-func printImportReport(w io.Writer, src string, doc *bridge.ConfigDoc, r bridge.ImportReport) {
+func printImportReport(w io.Writer, src string, doc *bridge.ConfigDoc, r bridge.ImportReport, dryRun bool) {
+	added := "added   "
+	if dryRun {
+		added = "would add"
+	}
 	fmt.Fprintf(w, "From %s:\n", src)
 	if len(doc.ServerNames()) == 0 {
 		fmt.Fprintf(w, "  no servers (no %q or %q map)\n", bridge.ServersKeyMCP, bridge.ServersKeyVSCode)
 	}
 	for _, name := range r.Added {
-		fmt.Fprintf(w, "  added    %s\n", name)
+		fmt.Fprintf(w, "  %s %s\n", added, name)
 		def, _ := doc.Server(name)
 		if bytes.Contains(def, []byte("${input:")) || bytes.Contains(def, []byte("${workspaceFolder")) {
 			fmt.Fprintf(w, "           note: uses VS Code ${input:...} or ${workspaceFolder} variables, which only VS Code fills in; write ${ENV_VAR} or a path instead\n")

@@ -63,6 +63,7 @@ type statsReport struct {
 	Config            string          `json:"config"`
 	DB                string          `json:"db"`
 	Servers           []serverSavings `json:"servers"`
+	Tools             int             `json:"tools"`  // stored tools of every server
 	Direct            contextCost     `json:"direct"` // every stored tool in one tools/list
 	Bridge            bridgeCost      `json:"bridge"`
 	Saved             contextCost     `json:"saved"`
@@ -148,7 +149,6 @@ func measure(ctx context.Context, st *store.Store, r statsReport) (statsReport, 
 	serverSize := make(map[string]textSize)
 	var all textSize
 	var cards []textSize
-	stored := 0
 	for _, t := range tools {
 		if t.Refusal != "" {
 			r.RefusedNotCounted++
@@ -170,10 +170,10 @@ func measure(ctx context.Context, st *store.Store, r statsReport) (statsReport, 
 		serverSize[t.Server] = serverSize[t.Server].plus(sizeOf(raw))
 		all = all.plus(sizeOf(raw))
 		cards = append(cards, sizeOf(t.Card))
-		stored++
+		r.Tools++
 	}
-	if stored > 0 {
-		all = all.plus(textSize{int64(stored + 1), int64(stored + 1)}) // [ ] and commas
+	if r.Tools > 0 {
+		all = all.plus(textSize{int64(r.Tools + 1), int64(r.Tools + 1)}) // [ ] and commas
 	}
 	for name, s := range perServer {
 		s.Direct = serverSize[name].cost()
@@ -198,8 +198,11 @@ func rawTool(t store.Tool) ([]byte, error) {
 	var rec struct {
 		Raw json.RawMessage `json:"raw"`
 	}
-	if err := json.Unmarshal(t.Record, &rec); err != nil || len(rec.Raw) == 0 {
-		return nil, fmt.Errorf("reading stored record of %s/%s: no raw tool (%v); run 'capbridge index %s' again", t.Server, t.Name, err, t.Server)
+	if err := json.Unmarshal(t.Record, &rec); err != nil {
+		return nil, fmt.Errorf("reading stored record of %s/%s: %w; run 'capbridge index %s' again", t.Server, t.Name, err, t.Server)
+	}
+	if len(rec.Raw) == 0 {
+		return nil, fmt.Errorf("reading stored record of %s/%s: it keeps no raw tool; run 'capbridge index %s' again", t.Server, t.Name, t.Server)
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, rec.Raw); err != nil {
@@ -285,12 +288,10 @@ func printStats(w io.Writer, r statsReport) {
 	name := leftAligned(names)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\tTOOLS\tDIRECT BYTES\tDIRECT EST. TOKENS\t\n", name("SERVER"))
-	tools := 0
 	for _, s := range r.Servers {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\n", name(s.Name), s.Tools, thousands(s.Direct.Bytes), thousands(s.Direct.EstTokens))
-		tools += s.Tools
 	}
-	fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\n", name("all servers"), tools, thousands(r.Direct.Bytes), thousands(r.Direct.EstTokens))
+	fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\n", name("all servers"), r.Tools, thousands(r.Direct.Bytes), thousands(r.Direct.EstTokens))
 	tw.Flush()
 
 	b := r.Bridge

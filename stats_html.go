@@ -107,7 +107,7 @@ rect.direct { fill: #c0504d; } rect.total { fill: #8b1e1b; } rect.bridge { fill:
 <p class="meta">catalog {{.R.DB}} · {{.Generated}} · tokens are estimates, ceil(characters / 4); bytes are exact</p>
 {{if .R.Servers}}
 <p class="headline">Registering every tool directly: <b>{{thousands .R.Direct.EstTokens}}</b> est. tokens.
-Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b>. Saved <b>{{printf "%.1f" .R.SavedPercent}}%</b> of the tool-definition context.</p>
+Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b> est. tokens. Saved <b>{{printf "%.1f" .R.SavedPercent}}%</b> of the tool-definition context.</p>
 {{range .Charts}}
 <h2>{{.Title}}</h2>
 <p class="note">{{.Caption}}</p>
@@ -120,7 +120,7 @@ Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b>. Saved <b>{{pr
 <h2>Per server</h2>
 <table><tr><th>server</th><th>tools</th><th>direct bytes</th><th>direct est. tokens</th></tr>
 {{range .R.Servers}}<tr><td>{{.Name}}</td><td class="n">{{.Tools}}</td><td class="n">{{thousands .Direct.Bytes}}</td><td class="n">{{thousands .Direct.EstTokens}}</td></tr>
-{{end}}<tr class="sum"><td>all servers</td><td class="n"></td><td class="n">{{thousands .R.Direct.Bytes}}</td><td class="n">{{thousands .R.Direct.EstTokens}}</td></tr>
+{{end}}<tr class="sum"><td>all servers</td><td class="n">{{.R.Tools}}</td><td class="n">{{thousands .R.Direct.Bytes}}</td><td class="n">{{thousands .R.Direct.EstTokens}}</td></tr>
 </table>
 <table><tr><th>through capbridge</th><th>bytes</th><th>est. tokens</th></tr>
 <tr><td>two tool definitions</td><td class="n">{{thousands .R.Bridge.Definitions.Bytes}}</td><td class="n">{{thousands .R.Bridge.Definitions.EstTokens}}</td></tr>
@@ -132,7 +132,8 @@ Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b>. Saved <b>{{pr
 <h2>Tool results</h2>
 <table><tr><th>server</th><th>calls</th><th>bytes before</th><th>bytes after</th><th>est. tokens before</th><th>est. tokens after</th></tr>
 {{range .R.Calls.Servers}}<tr><td>{{.Name}}</td><td class="n">{{.Calls}}</td><td class="n">{{thousands .Before.Bytes}}</td><td class="n">{{thousands .After.Bytes}}</td><td class="n">{{thousands .Before.EstTokens}}</td><td class="n">{{thousands .After.EstTokens}}</td></tr>
-{{end}}</table>
+{{end}}<tr class="sum"><td>all servers</td><td class="n">{{.R.Calls.Calls}}</td><td class="n">{{thousands .R.Calls.Before.Bytes}}</td><td class="n">{{thousands .R.Calls.After.Bytes}}</td><td class="n">{{thousands .R.Calls.Before.EstTokens}}</td><td class="n">{{thousands .R.Calls.After.EstTokens}}</td></tr>
+</table>
 {{else}}<p class="note">No calls recorded yet: 'capbridge serve' records every run_capability.</p>{{end}}
 {{else}}<p>No stored tools yet: run <code>capbridge index</code>.</p>{{end}}
 </body></html>
