@@ -11,8 +11,8 @@ import (
 // candidates in fused order, dropping tools out of scope, until limit
 // results or the cut. complete says no wider candidate list could change
 // the answer (the limit or the cut was reached).
-func (s *Searcher) resolve(ctx context.Context, ranked []candidate, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
-	ceiling := s.fusion.ceiling(answered)
+func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
+	ceiling := s.fusion.ceiling(answered) * (1 + max(0, s.nameBoost))
 	fusedByID := make(map[int64]candidate, len(ranked))
 	for _, c := range ranked {
 		fusedByID[c.id] = c
@@ -32,15 +32,9 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, exact []stor
 	chunk := max(2*limit, 8)
 	for start := 0; start < len(ranked); start += chunk {
 		part := ranked[start:min(start+chunk, len(ranked))]
-		ids := make([]int64, 0, len(part))
-		for _, c := range part {
-			if !taken[c.id] {
-				ids = append(ids, c.id)
-			}
-		}
-		tools, err := s.st.ToolsByID(ctx, ids)
+		tools, err := s.tools(ctx, part, read, taken)
 		if err != nil {
-			return nil, false, fmt.Errorf("reading ranked tools: %w", err)
+			return nil, false, err
 		}
 		for _, t := range tools {
 			if len(out) == limit {
@@ -69,4 +63,34 @@ func confidence(fused, ceiling float64) float64 {
 		return 0
 	}
 	return min(1, max(0, fused/ceiling))
+}
+
+// tools returns the rows of part's candidates not taken, in order, from
+// read when it holds them, else from the store.
+func (s *Searcher) tools(ctx context.Context, part []candidate, read map[int64]store.Tool, taken map[int64]bool) ([]store.Tool, error) {
+	var missing []int64
+	for _, c := range part {
+		if _, ok := read[c.id]; !ok && !taken[c.id] {
+			missing = append(missing, c.id)
+		}
+	}
+	if len(missing) > 0 {
+		got, err := s.st.ToolsByID(ctx, missing)
+		if err != nil {
+			return nil, fmt.Errorf("reading ranked tools: %w", err)
+		}
+		if read == nil {
+			read = make(map[int64]store.Tool, len(got))
+		}
+		for _, t := range got {
+			read[t.ID] = t
+		}
+	}
+	out := make([]store.Tool, 0, len(part))
+	for _, c := range part {
+		if t, ok := read[c.id]; ok && !taken[c.id] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }

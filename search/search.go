@@ -31,7 +31,7 @@ type Options struct {
 	// names, parameter descriptions and enum values. Default 2, 1, 2, 0.3, 2.
 	ColumnWeights [5]float64
 	// LegWeights weight each leg's reciprocal ranks in the fusion, indexed
-	// by Leg. Default words 1, trigrams 0.4, vectors 1.
+	// by Leg. Default words 1, trigrams 0.6, vectors 1.
 	LegWeights [numLegs]float64
 	// RRFK is the rank offset k of reciprocal-rank fusion. Default 60.
 	RRFK float64
@@ -45,6 +45,14 @@ type Options struct {
 	// share of the catalog's tools: it separates nothing, and BM25 would
 	// score every tool holding it. Default 0.3; negative keeps all words.
 	CommonWords float64
+	// NameBoost multiplies a candidate's fused score by 1 + NameBoost times
+	// the share of its name's words the intent holds (see boostNames).
+	// Default 0.3; negative turns it off.
+	NameBoost float64
+	// TrigramAllUpTo: on a catalog of at most this many tools the trigram
+	// leg searches every word, not only the unknown ones. Default 2000;
+	// negative never.
+	TrigramAllUpTo int
 	// Cut drops results whose fused score is below Cut times the best
 	// result's: a weak tail is left out instead of padding. Default 0.2;
 	// negative keeps every result up to the limit.
@@ -54,14 +62,18 @@ type Options struct {
 // Defaults, documented on Options.
 var (
 	defaultColumnWeights = [5]float64{2, 1, 2, 0.3, 2}
-	defaultLegWeights    = [numLegs]float64{LegWords: 1, LegTrigrams: 0.4, LegVectors: 1}
+	defaultLegWeights    = [numLegs]float64{LegWords: 1, LegTrigrams: 0.6, LegVectors: 1}
 )
 
 const (
-	defaultRRFK        = 60
-	defaultCandidates  = 50
-	defaultCut         = 0.2
-	defaultCommonWords = 0.3
+	defaultRRFK           = 60
+	defaultCandidates     = 50
+	defaultCut            = 0.2
+	defaultCommonWords    = 0.3
+	defaultNameBoost      = 0.3
+	defaultTrigramAllUpTo = 2000
+	// minBoostDepth is the fewest candidates boostNames looks at.
+	minBoostDepth = 20
 	// toolCountTTL is how long the catalog size behind CommonWords is reused.
 	toolCountTTL = 10 * time.Second
 	// maxCandidates bounds the widening of a scoped search.
@@ -70,15 +82,17 @@ const (
 
 // Searcher ranks the tools of one store. It is safe for concurrent use.
 type Searcher struct {
-	st       *store.Store
-	logger   *slog.Logger
-	embedder *Embedder
-	columns  [5]float64
-	fusion   fusion
-	cands    int
-	cut      float64
-	fixes    int
-	common   float64
+	st         *store.Store
+	logger     *slog.Logger
+	embedder   *Embedder
+	columns    [5]float64
+	fusion     fusion
+	cands      int
+	cut        float64
+	fixes      int
+	common     float64
+	nameBoost  float64
+	trigramAll int
 
 	mu        sync.Mutex // guards the catalog size cache below
 	toolCount int
@@ -92,15 +106,17 @@ func New(st *store.Store, opts *Options) *Searcher {
 		o = *opts
 	}
 	s := &Searcher{
-		st:       st,
-		logger:   o.Logger,
-		embedder: o.Embedder,
-		columns:  o.ColumnWeights,
-		fusion:   fusion{weights: o.LegWeights, k: o.RRFK},
-		cands:    o.Candidates,
-		cut:      o.Cut,
-		fixes:    o.Corrections,
-		common:   o.CommonWords,
+		st:         st,
+		logger:     o.Logger,
+		embedder:   o.Embedder,
+		columns:    o.ColumnWeights,
+		fusion:     fusion{weights: o.LegWeights, k: o.RRFK},
+		cands:      o.Candidates,
+		cut:        o.Cut,
+		fixes:      o.Corrections,
+		common:     o.CommonWords,
+		nameBoost:  o.NameBoost,
+		trigramAll: o.TrigramAllUpTo,
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -122,6 +138,12 @@ func New(st *store.Store, opts *Options) *Searcher {
 	}
 	if s.common == 0 {
 		s.common = defaultCommonWords
+	}
+	if s.nameBoost == 0 {
+		s.nameBoost = defaultNameBoost
+	}
+	if s.trigramAll == 0 {
+		s.trigramAll = defaultTrigramAllUpTo
 	}
 	if s.cut == 0 {
 		s.cut = defaultCut
@@ -185,7 +207,11 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 		if err != nil {
 			return nil, err
 		}
-		out, complete, err := s.resolve(ctx, ranked, exact, answered, q.Allowed, limit)
+		read, err := s.boostNames(ctx, ranked, plan.words, max(4*limit, minBoostDepth))
+		if err != nil {
+			return nil, err
+		}
+		out, complete, err := s.resolve(ctx, ranked, read, exact, answered, q.Allowed, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -274,15 +300,34 @@ func (s *Searcher) commonDocs(ctx context.Context) int {
 	if s.common < 0 {
 		return 0
 	}
+	n, err := s.catalogSize(ctx)
+	if err != nil {
+		return 0
+	}
+	return int(s.common * float64(n))
+}
+
+// trigramEvery reports whether the catalog is small enough for the trigram
+// leg to search every word (Options.TrigramAllUpTo).
+func (s *Searcher) trigramEvery(ctx context.Context) bool {
+	if s.trigramAll < 0 {
+		return false
+	}
+	n, err := s.catalogSize(ctx)
+	return err == nil && n <= s.trigramAll
+}
+
+// catalogSize is the number of searchable tools, cached for toolCountTTL.
+func (s *Searcher) catalogSize(ctx context.Context) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if time.Since(s.countedAt) > toolCountTTL {
 		n, err := s.st.ToolCount(ctx)
 		if err != nil {
 			s.logger.Warn("search: counting tools failed", "err", err)
-			return 0
+			return 0, err
 		}
 		s.toolCount, s.countedAt = n, time.Now()
 	}
-	return int(s.common * float64(s.toolCount))
+	return s.toolCount, nil
 }

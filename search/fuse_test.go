@@ -1,0 +1,87 @@
+package search
+
+import (
+	"math"
+	"testing"
+
+	"github.com/capbridge/capbridge/store"
+)
+
+func TestFuse(t *testing.T) {
+	f := fusion{weights: [numLegs]float64{LegWords: 1, LegTrigrams: 0.5, LegVectors: 1}, k: 60}
+	tests := []struct {
+		name  string
+		legs  [numLegs][]hit
+		order []int64
+	}{
+		{"one leg keeps its order", [numLegs][]hit{LegWords: {{1, 9}, {2, 5}, {3, 1}}}, []int64{1, 2, 3}},
+		{"agreement wins", [numLegs][]hit{
+			LegWords:   {{1, 10}, {2, 9.9}},
+			LegVectors: {{2, 0.9}, {3, 0.8}},
+		}, []int64{2, 1, 3}},
+		{"a lighter leg breaks no strong lead", [numLegs][]hit{
+			LegWords:    {{1, 10}, {2, 2}},
+			LegTrigrams: {{2, 5}},
+		}, []int64{1, 2}},
+		{"ties go to the words rank, then the id", [numLegs][]hit{
+			LegWords:   {{5, 1}, {4, 1}},
+			LegVectors: {{4, 1}, {5, 1}},
+		}, []int64{5, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := f.fuse(tt.legs)
+			if len(got) != len(tt.order) {
+				t.Fatalf("fuse = %+v, want ids %v", got, tt.order)
+			}
+			for i, c := range got {
+				if c.id != tt.order[i] {
+					t.Fatalf("fuse order = %+v, want ids %v", got, tt.order)
+				}
+				if i > 0 && c.fused > got[i-1].fused {
+					t.Errorf("fused scores not descending: %+v", got)
+				}
+			}
+		})
+	}
+}
+
+func TestConfidenceCeiling(t *testing.T) {
+	f := fusion{weights: [numLegs]float64{1, 0.5, 1}, k: 60}
+	legs := [numLegs][]hit{LegWords: {{1, 4}, {2, 1}}, LegTrigrams: {{1, 3}}}
+	got := f.fuse(legs)
+	ceil := f.ceiling([numLegs]bool{true, true, false})
+	if c := confidence(got[0].fused, ceil); math.Abs(c-1) > 1e-9 {
+		t.Errorf("top of every answering leg: confidence %v, want 1", c)
+	}
+	if c := confidence(got[1].fused, ceil); c <= 0 || c >= confidence(got[0].fused, ceil) {
+		t.Errorf("second result confidence %v, want in (0, first)", c)
+	}
+	if c := confidence(1, 0); c != 0 {
+		t.Errorf("confidence with no answering leg = %v, want 0", c)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	tests := []struct {
+		word string
+		near []string
+		want string
+	}{
+		{"calender", []string{"calendar", "calends"}, "calendar"},
+		{"papers", []string{"paper"}, ""}, // an inflection: stemming finds it
+		{"forcast", []string{"forecast"}, "forecast"},
+		{"totally", []string{"total"}, ""},      // "total" is its stem
+		{"kubernetes", []string{"kubectl"}, ""}, // too far
+	}
+	for _, tt := range tests {
+		var terms []store.Term
+		for _, n := range tt.near {
+			terms = append(terms, store.Term{Text: n, Docs: 1})
+		}
+		got, _ := nearest(tt.word, terms)
+		if got != tt.want {
+			t.Errorf("nearest(%q, %v) = %q, want %q", tt.word, tt.near, got, tt.want)
+		}
+	}
+}
