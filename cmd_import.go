@@ -95,6 +95,7 @@ func runImport(ctx context.Context, e env) error {
 			return fmt.Errorf("import: %w", err)
 		}
 		fmt.Fprintf(e.stdout, "\nWrote %d server(s) to %s.\n", added, path)
+		fmt.Fprintln(e.stdout, "Run 'capbridge index' to list and store their tools now ('capbridge serve' also does it at start).")
 	}
 	return printClientSnippet(e.stdout, serversKey, sources, *configPath != "" || os.Getenv(bridge.EnvConfig) != "", path)
 }
