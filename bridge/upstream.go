@@ -23,6 +23,9 @@ var (
 	ErrTimeout       = errors.New("server did not answer in time")
 	ErrBackoff       = errors.New("server failed recently; waiting before restarting it")
 	ErrClosed        = errors.New("upstreams are closed")
+	// ErrMessageTooLarge: the server sent one message over
+	// CatalogLimits.MaxMessageBytes, and its session was dropped.
+	ErrMessageTooLarge = errors.New("server sent a message over the size limit")
 )
 
 // UpstreamError is a failure of one upstream server: it would not start,

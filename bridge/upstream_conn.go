@@ -13,7 +13,8 @@ import (
 // the child process behind it (stdio only) and the listing tap.
 type conn struct {
 	session *mcp.ClientSession
-	proc    *process // nil for remote servers
+	proc    *process        // nil for remote servers
+	stdout  *jsonLineReader // nil for remote servers
 	tap     *listTap
 	done    chan struct{}      // closed when the session has ended, for any reason
 	endLife context.CancelFunc // ends the session's context
@@ -73,8 +74,9 @@ func dial(ctx context.Context, s ServerConfig, o *UpstreamOptions, client *mcp.C
 			return nil, &UpstreamError{Server: s.Name, Op: "start", Err: err}
 		}
 		c.proc = p
+		c.stdout = newJSONLineReader(p.stdout, max, tap, s.Name, o.Logger)
 		t := &mcp.IOTransport{
-			Reader:        newJSONLineReader(p.stdout, max, tap, s.Name, o.Logger),
+			Reader:        c.stdout,
 			Writer:        tappedWriter{w: p.stdin, tap: tap},
 			MaxLineLength: max + 1,
 		}
@@ -128,14 +130,36 @@ func (c *conn) isDone() bool {
 }
 
 // close ends the session and, for a stdio server, the child's whole process
-// group.
+// group. The SDK's Close waits for calls in flight, so those are ended
+// first: a child's stdin is closed (and the child stopped), which ends its
+// stdout and every call reading from it; HTTP requests still open after
+// grace are cancelled through the session's context.
 func (c *conn) close(grace time.Duration) {
-	c.session.Close()
 	if c.proc != nil {
 		c.proc.stop(grace)
 	}
-	<-c.done
+	closed := make(chan struct{})
+	go func() {
+		c.session.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(grace):
+		c.endLife()
+		<-closed
+	}
 	c.endLife()
+	<-c.done
+}
+
+// dropReason returns why the bridge itself cut the session (a message over
+// the size limit), or nil.
+func (c *conn) dropReason() error {
+	if c.stdout == nil {
+		return nil
+	}
+	return c.stdout.failure()
 }
 
 // stderrTail returns the last of the child's stderr, or "".

@@ -187,12 +187,41 @@ func TestUpstreamsHugeMessage(t *testing.T) {
 		&UpstreamOptions{Limits: CatalogLimits{MaxMessageBytes: 1 << 20}})
 	_, err := u.Call(ctx, "huge", "list_tickets", nil)
 	var ue *UpstreamError
-	if !errors.As(err, &ue) || !errors.Is(err, ErrExited) {
-		t.Fatalf("a 2 MB answer past a 1 MiB limit: %v", err)
+	if !errors.As(err, &ue) || !errors.Is(err, ErrMessageTooLarge) {
+		t.Fatalf("a 2 MB answer past a 1 MiB limit: %v, want ErrMessageTooLarge", err)
 	}
 	// The server restarts, and listing (small messages) works.
 	if _, err := u.ListTools(ctx, "huge"); err != nil {
 		t.Fatalf("listing after the dropped session: %v", err)
+	}
+}
+
+func TestUpstreamsCloseEndsCallsInFlight(t *testing.T) {
+	ctx := testContext(t)
+	u := NewUpstreams(testConfig(demoServer(t, "stuck", "--fault", "hang")), &UpstreamOptions{StopGrace: 200 * time.Millisecond})
+	if _, err := u.ListTools(ctx, "stuck"); err != nil {
+		u.Close()
+		t.Fatal(err)
+	}
+	pid := pidOf(t, u, "stuck")
+	done := make(chan error, 1)
+	go func() {
+		_, err := u.Call(ctx, "stuck", "list_tickets", nil)
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call reach the server
+	u.Close()
+	select {
+	case err := <-done:
+		var ue *UpstreamError
+		if !errors.As(err, &ue) {
+			t.Errorf("call in flight at Close: %v, want *UpstreamError", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("call in flight did not end with Close")
+	}
+	if !waitGone(pid, 2*time.Second) {
+		t.Errorf("child %d alive after Close", pid)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 // httpTransport is the http.RoundTripper of one remote server: it adds the
 // configured headers and shows the JSON-RPC messages to the listing tap.
 type httpTransport struct {
+	life    context.Context // the session's: ending it cancels every request
 	base    http.RoundTripper
 	headers map[string]string // values may be secrets: never logged
 	tap     *listTap
@@ -21,7 +22,13 @@ type httpTransport struct {
 }
 
 func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
+	ctx, cancel := context.WithCancel(req.Context())
+	stop := context.AfterFunc(t.life, cancel)
+	done := func() {
+		stop()
+		cancel()
+	}
+	req = req.Clone(ctx)
 	for k, v := range t.headers {
 		if req.Header.Get(k) == "" {
 			req.Header.Set(k, v)
@@ -31,6 +38,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body, err := io.ReadAll(req.Body)
 		req.Body.Close()
 		if err != nil {
+			done()
 			return nil, fmt.Errorf("reading request body: %w", err)
 		}
 		t.tap.sent(body)
@@ -39,17 +47,32 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		done()
 		return nil, err
 	}
-	resp.Body = newTappedBody(resp.Body, resp.Header.Get("Content-Type"), t.tap, t.max)
+	resp.Body = &closeHook{ReadCloser: newTappedBody(resp.Body, resp.Header.Get("Content-Type"), t.tap, t.max), hook: done}
 	return resp, nil
 }
 
-// connectHTTP opens a session with a remote server. Type "http" tries
+// closeHook runs hook once the body is closed.
+type closeHook struct {
+	io.ReadCloser
+	hook func()
+}
+
+func (c *closeHook) Close() error {
+	err := c.ReadCloser.Close()
+	c.hook()
+	return err
+}
+
+// connectHTTP opens a session with a remote server on ctx, the session's
+// own context. Type "http" tries
 // Streamable HTTP first and falls back to the old HTTP+SSE transport when
 // the server rejects it; type "sse" uses SSE only.
 func connectHTTP(ctx context.Context, client *mcp.Client, s ServerConfig, tap *listTap, max int) (*mcp.ClientSession, error) {
 	httpClient := &http.Client{Transport: &httpTransport{
+		life:    ctx,
 		base:    http.DefaultTransport.(*http.Transport).Clone(),
 		headers: s.Headers,
 		tap:     tap,

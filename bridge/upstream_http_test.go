@@ -194,3 +194,36 @@ func waitListening(t *testing.T, addr string) {
 	}
 	t.Fatalf("nothing listens on %s", addr)
 }
+
+func TestUpstreamsHTTPCloseEndsCallsInFlight(t *testing.T) {
+	ctx := testContext(t)
+	base := startHTTPDemo(t, "--fault", "hang")
+	cfg, err := ParseConfig([]byte(`{"mcpServers": {"stuck": {"url": "`+base+`/mcp"}}}`), "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := NewUpstreams(cfg, &UpstreamOptions{StopGrace: 200 * time.Millisecond})
+	if _, err := u.ListTools(ctx, "stuck"); err != nil {
+		u.Close()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := u.Call(ctx, "stuck", "list_tickets", nil)
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call reach the server
+	began := time.Now()
+	u.Close()
+	if took := time.Since(began); took > 3*time.Second {
+		t.Errorf("Close took %v with a call in flight", took)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("call in flight at Close succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("call in flight did not end with Close")
+	}
+}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -205,8 +205,9 @@ func (up *upstream) noteFailure() {
 // child exited, the connection closed), it drops the session so that the
 // next use restarts the server, and returns the error to report.
 func (up *upstream) broken(op string, c *conn, err error) error {
-	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, errMessageTooLarge) {
-		select { // the session ends just after its calls fail
+	var answered *jsonrpc.Error
+	if !errors.As(err, &answered) {
+		select { // a session ends just after its calls fail
 		case <-c.done:
 		case <-time.After(time.Second):
 		}
@@ -221,7 +222,9 @@ func (up *upstream) broken(op string, c *conn, err error) error {
 	}
 	up.unlock()
 	c.close(up.u.opts.StopGrace)
-	if st := c.exitStatus(); st != "" {
+	if reason := c.dropReason(); reason != nil {
+		err = fmt.Errorf("session dropped: %w (%w)", reason, err)
+	} else if st := c.exitStatus(); st != "" {
 		err = fmt.Errorf("%w (%s): %w", ErrExited, st, err)
 	} else if !errors.Is(err, ErrExited) {
 		err = fmt.Errorf("%w: %w", ErrExited, err)

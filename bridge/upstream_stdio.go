@@ -11,15 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // stderrTailSize is how much of a child's stderr is kept for error messages.
 const stderrTailSize = 4 << 10
-
-// errMessageTooLarge means an upstream sent one JSON-RPC message over the
-// byte limit; the connection is dropped.
-var errMessageTooLarge = errors.New("message over the size limit")
 
 // process is one running stdio server: the child, its pipes, and the tail of
 // its stderr.
@@ -189,6 +186,10 @@ type jsonLineReader struct {
 	logger  *slog.Logger
 	pending []byte // the rest of the current line, not yet read
 	line    []byte // reused line buffer
+
+	// fatal is why reading stopped for good, when the stream itself was
+	// fine (a line over max); read by the goroutine reporting the failure.
+	fatal atomic.Pointer[error]
 }
 
 func newJSONLineReader(r io.ReadCloser, max int, tap *listTap, server string, logger *slog.Logger) *jsonLineReader {
@@ -222,7 +223,9 @@ func (j *jsonLineReader) readLine() ([]byte, error) {
 		chunk, err := j.r.ReadSlice('\n')
 		j.line = append(j.line, chunk...)
 		if len(j.line) > j.max {
-			return nil, fmt.Errorf("reading upstream stdout: a line over %d bytes: %w", j.max, errMessageTooLarge)
+			err := fmt.Errorf("%w: a message over %d bytes", ErrMessageTooLarge, j.max)
+			j.fatal.Store(&err)
+			return nil, err
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -232,6 +235,14 @@ func (j *jsonLineReader) readLine() ([]byte, error) {
 }
 
 func (j *jsonLineReader) Close() error { return j.closer.Close() }
+
+// failure returns why reading stopped, if the stream was cut by the reader.
+func (j *jsonLineReader) failure() error {
+	if p := j.fatal.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
 
 // tappedWriter shows each outgoing message to tap before writing it.
 type tappedWriter struct {
