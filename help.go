@@ -74,7 +74,7 @@ func newFlagSet(name string, e env) *flag.FlagSet {
 
 // configFlag and dbFlag define the file flags most commands share.
 func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", "", "read and write the config in `FILE` (default $CAPBRIDGE_CONFIG, else $XDG_CONFIG_HOME/capbridge/config.json)")
+	return fs.String("config", "", "use the config in `FILE` (default $CAPBRIDGE_CONFIG, else $XDG_CONFIG_HOME/capbridge/config.json)")
 }
 
 func dbFlag(fs *flag.FlagSet) *string {
