@@ -2,8 +2,8 @@ package bridge
 
 // This file edits config files at the JSON level: `capbridge import`, `add`
 // and `remove` change the server map and keep every other key, known or not,
-// in its place. It never interprets a server definition beyond what it needs
-// to avoid loops; loading and validating a config is [LoadConfig]'s job.
+// in its place. It reads a server definition only to avoid loops, and leaves
+// checking one to [ParseConfig], as serve would load it.
 
 import (
 	"bytes"
@@ -64,7 +64,7 @@ func ReadConfigDoc(path string) (*ConfigDoc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	return parseConfigDoc(path, data)
+	return parseConfigDoc(path, data, false)
 }
 
 // ReadClientConfig reads another MCP client's config file: Claude Desktop and
@@ -76,10 +76,12 @@ func ReadClientConfig(path string) (*ConfigDoc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading client config: %w", err)
 	}
-	return parseConfigDoc(path, stripJSONComments(data))
+	return parseConfigDoc(path, stripJSONComments(data), true)
 }
 
-func parseConfigDoc(path string, data []byte) (*ConfigDoc, error) {
+// parseConfigDoc finds the server map; only a client's file may be VS Code
+// settings, which keep it under "mcp": {"servers"}.
+func parseConfigDoc(path string, data []byte, client bool) (*ConfigDoc, error) {
 	root, err := parseOrderedObject(path, data)
 	if err != nil {
 		return nil, err
@@ -89,7 +91,7 @@ func parseConfigDoc(path string, data []byte) (*ConfigDoc, error) {
 	if raw == nil && root.values[ServersKeyVSCode] != nil {
 		raw, key = root.values[ServersKeyVSCode], ServersKeyVSCode
 	}
-	if raw == nil {
+	if raw == nil && client {
 		if settings, ok := root.values["mcp"]; ok {
 			var mcp struct {
 				Servers json.RawMessage `json:"servers"`
