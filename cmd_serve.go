@@ -103,7 +103,8 @@ func runServe(ctx context.Context, e env) error {
 		return serveHTTP(ctx, b, *httpAddr, e.stderr, logger)
 	}
 	logger.Info("serving MCP over stdio", "servers", len(cfg.Servers))
-	return b.Serve(ctx, &mcp.IOTransport{Reader: readCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	// Requests read before stdin ends are answered first, within a call's time.
+	return b.Serve(ctx, bridge.NewStdioTransport(e.stdin, e.stdout, cfg.Bridge.CallTimeout+5*time.Second))
 }
 
 // serveHTTP serves the bridge over Streamable HTTP on addr until ctx is done.
@@ -144,17 +145,3 @@ func serveLogger(file string, level slog.Level, stderr io.Writer) (*slog.Logger,
 	}
 	return slog.New(slog.NewTextHandler(f, opts)), func() { f.Close() }, nil
 }
-
-// readCloser lets the MCP transport close stdin when the session ends.
-func readCloser(r io.Reader) io.ReadCloser {
-	if rc, ok := r.(io.ReadCloser); ok {
-		return rc
-	}
-	return io.NopCloser(r)
-}
-
-// nopWriteCloser keeps stdout open when the transport closes: it is not the
-// transport's to close.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

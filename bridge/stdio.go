@@ -1,0 +1,118 @@
+package bridge
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NewStdioTransport serves MCP on r and w (a process's stdin and stdout)
+// and, when r ends, answers the requests already read before the session
+// ends, waiting at most drain. go-sdk cancels every request in flight as
+// soon as its reader reports end of input, so a client that writes its
+// requests and closes its end (a script, a pipe) would otherwise get no
+// answers. w is never closed: it is not the transport's to close.
+func NewStdioTransport(r io.Reader, w io.Writer, drain time.Duration) mcp.Transport {
+	rc, ok := r.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(r)
+	}
+	return &drainingTransport{inner: &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{w}}, drain: drain}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+type drainingTransport struct {
+	inner mcp.Transport
+	drain time.Duration
+}
+
+func (t *drainingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &drainingConn{
+		Connection: c,
+		drain:      t.drain,
+		answered:   make(chan struct{}, 1),
+		closed:     make(chan struct{}),
+		pending:    make(map[jsonrpc.ID]bool),
+	}, nil
+}
+
+// drainingConn counts the requests read and not yet answered, and holds
+// back the end of input until none is left.
+type drainingConn struct {
+	mcp.Connection
+	drain     time.Duration
+	answered  chan struct{} // buffered 1: a response was written
+	closed    chan struct{} // closed by Close
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]bool // guarded by mu; ids of requests read and not answered
+}
+
+func (c *drainingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err != nil {
+		c.waitAnswered(ctx)
+		return nil, err
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.mu.Lock()
+		c.pending[req.ID] = true
+		c.mu.Unlock()
+	}
+	return msg, nil
+}
+
+func (c *drainingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+func (c *drainingConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.Connection.Close()
+}
+
+// waitAnswered returns when every request read has been answered, after
+// c.drain, or when the connection is closed or ctx done.
+func (c *drainingConn) waitAnswered(ctx context.Context) {
+	timer := time.NewTimer(c.drain)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		left := len(c.pending)
+		c.mu.Unlock()
+		if left == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-timer.C:
+			return
+		case <-c.closed:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
