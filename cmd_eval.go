@@ -60,6 +60,8 @@ Flags:
 		return &usageError{msg: "eval: --catalog and --queries are required"}
 	case *limit < 1:
 		return &usageError{msg: "eval: --limit must be at least 1"}
+	case *half != "all" && *half != "even" && *half != "odd":
+		return &usageError{msg: "eval: --half must be even, odd or all"}
 	case (*embedURL == "") != (*embedModel == ""):
 		return &usageError{msg: "eval: --embed and --embed-model go together"}
 	}
@@ -68,7 +70,7 @@ Flags:
 		return err
 	}
 	if qs, err = search.Half(qs, *half); err != nil {
-		return &usageError{msg: "eval: " + err.Error()}
+		return fmt.Errorf("eval: %w", err)
 	}
 	var emb *search.Embedder
 	if *embedURL != "" {
