@@ -20,9 +20,6 @@ const (
 	maxListCount     = 100_000
 )
 
-// countArgs are the argument names that set how many records a list answers.
-var countArgs = []string{"count", "limit", "max_results", "maxResults", "page_size", "per_page"}
-
 // call answers one tools/call, after whatever the fault asks for.
 func (s *server) call(ctx context.Context, tool string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args := bytes.TrimSpace(req.Params.Arguments)
@@ -146,7 +143,7 @@ func kindOf(tool string) toolKind {
 
 // listCount reads the number of records a list call asks for.
 func listCount(fields map[string]any) int {
-	for _, k := range countArgs {
+	for _, k := range []string{"count", "limit", "max_results", "maxResults", "page_size", "per_page"} {
 		var n int
 		switch v := fields[k].(type) {
 		case float64:

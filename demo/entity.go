@@ -7,10 +7,10 @@ import (
 )
 
 // Records are dated from a fixed day so that answers never change.
-var (
-	baseTime = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
-	timeStep = 97 * time.Minute
-)
+var baseTime = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
+
+// timeStep separates the dates of consecutive records.
+const timeStep = 97 * time.Minute
 
 // entity makes the i-th record of one kind of thing.
 type entity struct {
@@ -21,27 +21,29 @@ type entity struct {
 // entities are tried in order against the words of a tool name; the first
 // kind found decides. "comment" comes before "ticket" so that
 // list_ticket_comments lists comments.
-var entities = []entity{
-	{"comment", comment},
-	{"slot", slot},
-	{"attendee", person},
-	{"ticket", ticket},
-	{"case", ticket},
-	{"event", event},
-	{"meeting", event},
-	{"calendar", calendar},
-	{"customer", customer},
-	{"contact", customer},
-	{"account", account},
-	{"deal", deal},
-	{"call", activity},
-	{"activity", activity},
-	{"note", activity},
-	{"file", file},
-	{"directory", file},
-	{"folder", file},
-	{"agent", person},
-	{"user", person},
+func entities() []entity {
+	return []entity{
+		{"comment", comment},
+		{"slot", slot},
+		{"attendee", person},
+		{"ticket", ticket},
+		{"case", ticket},
+		{"event", event},
+		{"meeting", event},
+		{"calendar", calendar},
+		{"customer", customer},
+		{"contact", customer},
+		{"account", account},
+		{"deal", deal},
+		{"call", activity},
+		{"activity", activity},
+		{"note", activity},
+		{"file", file},
+		{"directory", file},
+		{"folder", file},
+		{"agent", person},
+		{"user", person},
+	}
 }
 
 // entityFor picks the entity a tool's name is about, or a generic one.
@@ -49,7 +51,7 @@ func entityFor(tool string) entity {
 	words := strings.FieldsFunc(strings.ToLower(tool), func(r rune) bool {
 		return r == '_' || r == '-' || r == '.' || r == ' '
 	})
-	for _, e := range entities {
+	for _, e := range entities() {
 		for _, w := range words {
 			if strings.TrimSuffix(w, "s") == e.kind || w == e.kind {
 				return e
