@@ -43,7 +43,8 @@
 //     arguments; an id containing "missing" answers a tool error
 //     (isError: true, "... not found").
 //   - every other tool echoes: its answer holds "received", the arguments
-//     object exactly as it arrived (same bytes, same key order), and
+//     object exactly as it arrived (same keys in the same order, same
+//     values; only insignificant whitespace is dropped), and
 //     "call_number".
 //
 // Records carry internal fields (_id, __v, created_at, updated_at, hash,
