@@ -3,7 +3,6 @@ package bridge
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"testing"
 )
-
-var updateImportGolden = flag.Bool("update-import", false, "rewrite testdata/import golden files")
 
 // TestMerge merges each testdata/import/CASE/client.json into CASE/capbridge.json
 // (or an empty config) and compares the report and the file written with
@@ -97,17 +94,17 @@ func checkNames(t *testing.T, what string, got, want []string) {
 
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *updateImportGolden {
+	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update-import to create it)", err)
+		t.Fatalf("%v (run go test -update to create it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs (go test -update-import rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
+		t.Errorf("%s differs (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
 
