@@ -839,10 +839,18 @@ func TestIndexedDemoServers(t *testing.T) {
 	bin := capbridgeBinary(t)
 	s.mustRun(0, "add", "helpdesk", "--", bin, "demo-server", "--server", "helpdesk")
 	s.mustRun(0, "add", "crm", "--", bin, "demo-server", "--server", "crm")
-	s.mustRun(0, "add", "broken", "--", filepath.Join(s.wd, "no-such-server"))
+	const secret = "planted-secret-4f9a"
+	s.mustRun(0, "add", "broken", "--env", "TOKEN="+secret, "--", filepath.Join(s.wd, "no-such-server"))
+	s.mustRun(0, "add", "remote", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: Bearer "+secret)
 	s.writeFile(filepath.Join(s.wd, "off.json"), `{"mcpServers": {"off": {"command": "x", "disabled": true}}}`)
 	s.mustRun(0, "import", "off.json")
-	s.mustRun(1, "index") // broken fails; the others are indexed
+	r := s.mustRun(1, "index") // broken and remote fail; the others are indexed
+	outputs := []result{r, s.mustRun(0, "servers"), s.mustRun(0, "servers", "--json"), s.mustRun(0, "stats"), s.mustRun(0, "stats", "--json")}
+	for _, out := range outputs {
+		if strings.Contains(out.stdout+out.stderr, secret) {
+			t.Errorf("a secret from env or headers was printed:\n%s%s", out.stdout, out.stderr)
+		}
+	}
 
 	servers := func() map[string]serverStatus {
 		var got struct{ Servers []serverStatus }
