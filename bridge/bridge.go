@@ -17,7 +17,11 @@
 //
 // Every answer the bridge writes itself is one compact-JSON TextContent;
 // every failure carries isError. [Definitions] returns the two tool
-// definitions exactly as tools/list sends them.
+// definitions exactly as tools/list sends them. A Bridge serves any number
+// of sessions: [Bridge.Serve] on one transport ([NewStdioTransport] for a
+// process's stdin and stdout), or [Bridge.Server] for Streamable HTTP and
+// in-memory transports. Action ids belong to the session they were issued
+// to; cursor pages do not (a cursor is itself an unguessable id).
 //
 // [Config] is the Claude Desktop style mcpServers file; [Index] fills the
 // store from the configured servers; [Upstreams] keeps the client sessions.

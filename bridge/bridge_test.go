@@ -348,3 +348,59 @@ func TestDiscoveryWhenTheCatalogFails(t *testing.T) {
 		t.Fatalf("discovery over a closed catalog: %v (isError %v)", ans, res.IsError)
 	}
 }
+
+// TestRefusalsNeverReachTheProvider: needs_input, invalid_params, a forged
+// or expired id and a server removed from the config are answered by the
+// bridge alone; the provider never sees the call.
+func TestRefusalsNeverReachTheProvider(t *testing.T) {
+	f := newFixtureWith(t, map[string]*demo.Options{"helpdesk": {StatsTool: true}})
+	cs := connectClient(t, f.b)
+	id := discoverOne(t, cs, "open a support ticket for a customer", "create_ticket")["actionId"].(string)
+	tests := []struct {
+		name       string
+		args       map[string]any
+		before     func()
+		wantStatus string
+	}{
+		{"missing inputs", map[string]any{"actionId": id}, nil, statusNeedsInput},
+		{"wrong type", map[string]any{"actionId": id, "params": map[string]any{"subject": 7, "description": "d", "requester": map[string]any{"email": "a@example.com"}}}, nil, statusInvalidParams},
+		{"unknown argument", map[string]any{"actionId": id, "Params": map[string]any{}}, nil, statusInvalidParams},
+		{"forged id", map[string]any{"actionId": "act_" + strings.Repeat("B", handleChars)}, nil, statusUnknownAction},
+		{"expired id", map[string]any{"actionId": id}, func() { f.clock.advance(handleTTL) }, statusExpired},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.before != nil {
+				tt.before()
+			}
+			res, ans := call(t, cs, RunTool, tt.args)
+			answerText(t, res)
+			if !res.IsError || ans["status"] != tt.wantStatus {
+				t.Fatalf("answer %v, want status %s", ans, tt.wantStatus)
+			}
+		})
+	}
+	url := f.b.config().Servers["helpdesk"].URL
+	t.Run("server removed from the config", func(t *testing.T) {
+		fresh := discoverOne(t, cs, "open a support ticket for a customer", "create_ticket")["actionId"]
+		f.b.Reconfigure(context.Background(), &Config{})
+		res, ans := call(t, cs, RunTool, map[string]any{"actionId": fresh})
+		if !res.IsError || ans["status"] != statusUnknownAction {
+			t.Fatalf("answer %v, want unknown_action", ans)
+		}
+	})
+
+	direct, err := mcp.NewClient(&mcp.Implementation{Name: "check", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	stats, err := direct.CallTool(context.Background(), &mcp.CallToolParams{Name: "demo_stats"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := stats.Content[0].(*mcp.TextContent).Text; strings.Contains(text, "create_ticket") {
+		t.Fatalf("the provider saw create_ticket calls: %s", text)
+	}
+}
