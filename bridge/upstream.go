@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,7 +43,7 @@ type UpstreamError struct {
 func (e *UpstreamError) Error() string {
 	msg := fmt.Sprintf("upstream %q: %s: %v", e.Server, e.Op, e.Err)
 	if e.StderrTail != "" {
-		msg += "; stderr: " + lastLines(e.StderrTail, 1024)
+		msg += "; stderr: " + strings.ReplaceAll(lastLines(e.StderrTail, 1024), "\n", " | ")
 	}
 	return redact(msg, e.secrets)
 }
