@@ -40,11 +40,18 @@ Where it looks (Linux; macOS in brackets):
 	},
 }
 
-// clientLabels names the clients import knows, for people.
-var clientLabels = map[string]string{
-	bridge.ClientClaude: "Claude Desktop",
-	bridge.ClientCursor: "Cursor",
-	bridge.ClientVSCode: "VS Code",
+// clientLabel names a client import knows, for people; ok is false for
+// any other argument, which is then a file.
+func clientLabel(client string) (label string, ok bool) {
+	switch client {
+	case bridge.ClientClaude:
+		return "Claude Desktop", true
+	case bridge.ClientCursor:
+		return "Cursor", true
+	case bridge.ClientVSCode:
+		return "VS Code", true
+	}
+	return "", false
 }
 
 func runImport(ctx context.Context, e env) error {
@@ -103,7 +110,7 @@ func runImport(ctx context.Context, e env) error {
 // importSources resolves import's argument to the files to read: a
 // client's config files that exist, or the one file named.
 func importSources(arg string) ([]string, error) {
-	label, isClient := clientLabels[arg]
+	label, isClient := clientLabel(arg)
 	if !isClient {
 		if _, err := os.Stat(arg); err != nil {
 			return nil, fmt.Errorf("import: %w; give claude, cursor, vscode or the path of a config file", err)
