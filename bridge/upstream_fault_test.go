@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -434,5 +435,27 @@ func TestUpstreamsStderrTailHidesSecrets(t *testing.T) {
 		if strings.Contains(out, "planted-secret-token") {
 			t.Errorf("secret leaked: %s", out)
 		}
+	}
+}
+
+func TestUpstreamsLeaveNoGoroutines(t *testing.T) {
+	ctx := testContext(t)
+	demoServer(t, "warmup") // build the binary before counting
+	before := runtime.NumGoroutine()
+	cfg := testConfig(demoServer(t, "ok"), demoServer(t, "crashy", "--fault", "crash-on-call:1"), demoServer(t, "stuck", "--fault", "hang"))
+	cfg.Bridge.CallTimeout = 300 * time.Millisecond
+	u := NewUpstreams(cfg, &UpstreamOptions{StopGrace: 200 * time.Millisecond})
+	for _, s := range []string{"ok", "crashy", "stuck"} {
+		u.Call(ctx, s, "list_tickets", nil)
+		u.ListTools(ctx, s)
+	}
+	u.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines before, %d after Close:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
