@@ -71,7 +71,7 @@ func TestServersOnAPopulatedCatalog(t *testing.T) {
 	slices.Sort(servers)
 	configured, orphan := servers[0], servers[1]
 	s.mustRun(0, "add", configured, "--", "capbridge-demo-never-started")
-	s.mustRun(0, "add", "later", "--url", "http://127.0.0.1:1/mcp")
+	s.mustRun(0, "add", "later", "--url", "http://127.0.0.1:1/mcp", "--header", "X-Key: ${CAPBRIDGE_TEST_UNSET_VAR}")
 	// A refused tool, with its reason, as index stores one.
 	st, err := store.Open(context.Background(), s.dbPath(), nil)
 	if err != nil {
@@ -115,7 +115,7 @@ func TestServersOnAPopulatedCatalog(t *testing.T) {
 	}
 
 	text := s.mustRun(0, "servers").stdout
-	for _, want := range []string{"bulk_import: " + reason, "SERVER", "LAST ERROR"} {
+	for _, want := range []string{"bulk_import: " + reason, "SERVER", "LAST ERROR", "CAPBRIDGE_TEST_UNSET_VAR"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("servers lacks %q:\n%s", want, text)
 		}

@@ -81,10 +81,11 @@ func runServers(ctx context.Context, e env) error {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
-			Config  string         `json:"config"`
-			DB      string         `json:"db"`
-			Servers []serverStatus `json:"servers"`
-		}{local.configPath, local.dbPath, statuses})
+			Config   string         `json:"config"`
+			DB       string         `json:"db"`
+			Servers  []serverStatus `json:"servers"`
+			Warnings []string       `json:"warnings,omitempty"`
+		}{local.configPath, local.dbPath, statuses, local.warnings()})
 	}
 	printServers(e.stdout, local, statuses)
 	return nil
@@ -117,6 +118,15 @@ func openLocal(ctx context.Context, configFlag, dbFlag string) (*localFiles, err
 		return nil, fmt.Errorf("no config at %s and no catalog at %s; start with 'capbridge import claude' (or cursor, vscode, FILE) or 'capbridge add NAME -- COMMAND'", l.configPath, l.dbPath)
 	}
 	return l, nil
+}
+
+// warnings are the config's problems that did not stop it loading, such as
+// an unset ${VAR}; they name variables, never values.
+func (l *localFiles) warnings() []string {
+	if l.config == nil {
+		return nil
+	}
+	return l.config.Warnings
 }
 
 func (l *localFiles) close() {
@@ -213,6 +223,12 @@ func printServers(w io.Writer, l *localFiles, statuses []serverStatus) {
 			s.Tools, s.Refused, formatBytes(s.Bytes), listed, orDash(firstLine(s.LastError, 60)))
 	}
 	tw.Flush()
+	if warnings := l.warnings(); len(warnings) > 0 {
+		fmt.Fprintln(w, "\nConfig warnings:")
+		for _, warning := range warnings {
+			fmt.Fprintf(w, "  %s\n", warning)
+		}
+	}
 	for _, s := range statuses {
 		if len(s.RefusedTools) == 0 {
 			continue
