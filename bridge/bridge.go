@@ -80,11 +80,12 @@ type Bridge struct {
 	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder and the config watcher
 
 	mu       sync.Mutex
-	cfg      *Config                 // guarded by mu; replaced whole by Reconfigure
-	verified map[string]bool         // guarded by mu; servers whose listing was checked since they last changed
-	records  map[toolKey]*store.Tool // guarded by mu; stored rows read by runs, dropped when their server is re-indexed
-	indexed  uint64                  // guarded by mu; counts re-indexes, so a row read before one is not kept after it
-	closed   bool                    // guarded by mu; set by Close, after which calls is closed
+	cfg      *Config                  // guarded by mu; replaced whole by Reconfigure
+	verified map[string]bool          // guarded by mu; servers whose listing was checked since they last changed
+	listing  map[string]chan struct{} // guarded by mu; servers being re-listed for a run, closed when done
+	records  map[toolKey]*store.Tool  // guarded by mu; stored rows read by runs, dropped when their server is re-indexed
+	indexed  uint64                   // guarded by mu; counts re-indexes, so a row read before one is not kept after it
+	closed   bool                     // guarded by mu; set by Close, after which calls is closed
 }
 
 // toolKey names one provider tool.
@@ -123,6 +124,7 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 		validators: newValidators(),
 		cfg:        cfg,
 		verified:   make(map[string]bool),
+		listing:    make(map[string]chan struct{}),
 		records:    make(map[toolKey]*store.Tool),
 		calls:      make(chan store.Call, maxPendingCalls),
 	}

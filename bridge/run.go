@@ -144,24 +144,10 @@ func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args ru
 // may list other tools) or whose listing changed since it was last checked
 // re-lists and re-indexes it first, which also starts it; while the session
 // lives, notifications/tools/list_changed (ToolsChanged) marks it again.
+// A row read from the store is kept until the server is re-indexed.
 func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool string) (*store.Tool, error) {
-	b.mu.Lock()
-	ok := b.verified[server]
-	b.mu.Unlock()
-	if !ok || !b.ups.Running(server) {
-		results, err := Index(ctx, cfg, b.st, b.ups, []string{server}, &IndexOptions{Logger: b.logger})
-		for _, r := range results {
-			if r.Server == server && r.Err != nil {
-				return nil, r.Err
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		b.forgetRecords(server)
-		b.mu.Lock()
-		b.verified[server] = true
-		b.mu.Unlock()
+	if err := b.ensureListed(ctx, cfg, server); err != nil {
+		return nil, err
 	}
 	key := toolKey{server, tool}
 	b.mu.Lock()
@@ -184,6 +170,53 @@ func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool stri
 	}
 	b.mu.Unlock()
 	return t, nil
+}
+
+// ensureListed re-lists and re-indexes server unless it is running and was
+// checked since its listing last changed. Concurrent runs share one listing.
+func (b *Bridge) ensureListed(ctx context.Context, cfg *Config, server string) error {
+	for {
+		running := b.ups.Running(server)
+		b.mu.Lock()
+		if b.verified[server] && running {
+			b.mu.Unlock()
+			return nil
+		}
+		if wait, ok := b.listing[server]; ok {
+			b.mu.Unlock()
+			select {
+			case <-wait:
+				continue // check again: it may have failed, or stopped since
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		b.listing[server] = done
+		b.mu.Unlock()
+
+		err := b.relist(ctx, cfg, server)
+		b.mu.Lock()
+		delete(b.listing, server)
+		if err == nil {
+			b.verified[server] = true
+		}
+		b.mu.Unlock()
+		close(done)
+		return err
+	}
+}
+
+// relist lists server now and stores its catalog.
+func (b *Bridge) relist(ctx context.Context, cfg *Config, server string) error {
+	results, err := Index(ctx, cfg, b.st, b.ups, []string{server}, &IndexOptions{Logger: b.logger})
+	b.forgetRecords(server)
+	for _, r := range results {
+		if r.Server == server && r.Err != nil {
+			return r.Err
+		}
+	}
+	return err
 }
 
 // Bound on stored rows kept in memory for runs.

@@ -151,3 +151,36 @@ func BenchmarkRunPath(b *testing.B) {
 		}
 	}
 }
+
+// TestConcurrentRuns: many runs at once through one session and one
+// upstream, each answered with its own arguments.
+func TestConcurrentRuns(t *testing.T) {
+	f := newFixture(t, "helpdesk")
+	cs := connectClient(t, f.b)
+	id := discoverOne(t, cs, "add a comment to a ticket", "add_comment")["actionId"].(string)
+	const runs = 40
+	errs := make(chan error, runs)
+	for i := range runs {
+		go func() {
+			body := fmt.Sprintf("comment number %03d", i)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: RunTool, Arguments: map[string]any{
+				"actionId": id, "params": map[string]any{"ticket_id": "TCK-001042", "body": body},
+			}})
+			switch {
+			case err != nil:
+				errs <- err
+			case res.IsError:
+				errs <- fmt.Errorf("run %d: %v", i, res.Content)
+			case !strings.Contains(res.Content[0].(*mcp.TextContent).Text, body):
+				errs <- fmt.Errorf("run %d answered without its own body: %s", i, res.Content[0].(*mcp.TextContent).Text)
+			default:
+				errs <- nil
+			}
+		}()
+	}
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
