@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -423,24 +422,6 @@ func lineCol(data []byte, offset int64) (line, col int) {
 	return line, col
 }
 
-func mapValues(m map[string]string) []string {
-	var vs []string
-	for _, v := range m {
-		vs = append(vs, v)
-	}
-	return vs
-}
-
-// redact replaces every secret of at least 4 bytes in s with "***".
-func redact(s string, secrets []string) string {
-	for _, v := range secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "***")
-		}
-	}
-	return s
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -448,123 +429,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// expander expands ${VAR} and ${VAR:-default} from the environment. A
-// variable that is not set becomes "" and a warning naming it (and where it
-// was used), never its value.
-type expander struct {
-	warnings []string
-	expanded []string // values substituted since the last takeExpanded
-}
-
-// takeExpanded returns the values substituted since the last call.
-func (x *expander) takeExpanded() []string {
-	v := x.expanded
-	x.expanded = nil
-	return v
-}
-
-func (x *expander) expand(server, field, s string) string {
-	if !strings.Contains(s, "${") {
-		return s
-	}
-	var out strings.Builder
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			break
-		}
-		out.WriteString(s[:i])
-		out.WriteString(x.lookup(server, field, s[i+2:i+j]))
-		s = s[i+j+1:]
-	}
-	out.WriteString(s)
-	return out.String()
-}
-
-func (x *expander) lookup(server, field, ref string) string {
-	name, def, hasDef := strings.Cut(ref, ":-")
-	if v, ok := os.LookupEnv(name); ok && (v != "" || !hasDef) {
-		x.expanded = append(x.expanded, v)
-		return v
-	}
-	if hasDef {
-		return def
-	}
-	x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses ${%s}, which is not set", server, field, name))
-	return ""
-}
-
-func (x *expander) expandMap(server, field string, m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = x.expand(server, field+"."+k, v)
-	}
-	return out
-}
-
-// fileStamp is what Changed compares: size and modification time.
-type fileStamp struct {
-	size    int64
-	modTime time.Time
-}
-
-func stampOf(path string) (fileStamp, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}, err
-	}
-	return fileStamp{size: fi.Size(), modTime: fi.ModTime()}, nil
-}
-
-// Changed reports whether the file c was loaded from has changed size or
-// modification time since, or is gone. A Config not loaded from a file never
-// changes.
-func (c *Config) Changed() bool {
-	if c.stamp == (fileStamp{}) {
-		return false
-	}
-	now, err := stampOf(c.Path)
-	return err != nil || now != c.stamp
-}
-
-// WatchConfig polls the file cfg was loaded from every interval until ctx is
-// done, and calls onChange with the newly loaded config (or the error loading
-// it) each time the file changes. A file that fails to load is reported once
-// per change; onChange runs on the caller's goroutine, which WatchConfig
-// blocks. It returns ctx.Err().
-func WatchConfig(ctx context.Context, cfg *Config, interval time.Duration, onChange func(*Config, error)) error {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	last := cfg.stamp
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-tick.C:
-		}
-		now, err := stampOf(cfg.Path)
-		if err == nil && now == last {
-			continue
-		}
-		last = now
-		if errors.Is(err, fs.ErrNotExist) {
-			onChange(nil, fmt.Errorf("reading config %s: %w", cfg.Path, ErrNoConfig))
-			continue
-		}
-		if err != nil {
-			onChange(nil, fmt.Errorf("reading config: %w", err))
-			continue
-		}
-		next, err := LoadConfig(cfg.Path)
-		onChange(next, err)
-	}
 }

@@ -173,6 +173,8 @@ func TestConfigExpansion(t *testing.T) {
 		{"${CAPBRIDGE_TEST_EMPTY:-fallback}", "fallback", false},
 		{"${CAPBRIDGE_TEST_EMPTY}", "", false},
 		{"${unclosed", "${unclosed", false},
+		{"${env:CAPBRIDGE_TEST_HOST}", "h.example", false},
+		{"Bearer ${input:api-key}", "Bearer ", true},
 	}
 	for _, tt := range tests {
 		var x expander
