@@ -459,3 +459,19 @@ func TestUpstreamsLeaveNoGoroutines(t *testing.T) {
 		t.Errorf("%d goroutines before, %d after Close:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+func TestUpstreamsBackoffGrows(t *testing.T) {
+	ctx := testContext(t)
+	u := newTestUpstreams(t, testConfig(demoServer(t, "dead", "--fault", "exit-at-start")), nil)
+	// The first try fails; the next four wait out 250ms, 500ms, 1s and 2s
+	// and fail again; the sixth would wait 4s, past what a caller waits.
+	for i := range 5 {
+		if _, err := u.Call(ctx, "dead", "list_tickets", nil); !errors.Is(err, ErrExited) {
+			t.Fatalf("try %d: %v, want ErrExited", i+1, err)
+		}
+	}
+	began := time.Now()
+	if _, err := u.Call(ctx, "dead", "list_tickets", nil); !errors.Is(err, ErrBackoff) || time.Since(began) > time.Second {
+		t.Errorf("after 5 failures: %v in %v, want ErrBackoff at once", err, time.Since(began))
+	}
+}

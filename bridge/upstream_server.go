@@ -19,6 +19,9 @@ import (
 const (
 	backoffFirst = 250 * time.Millisecond
 	backoffMax   = 30 * time.Second
+	// maxBackoffWait is the longest a caller waits for the backoff to pass;
+	// past it the caller fails at once with ErrBackoff rather than hang.
+	maxBackoffWait = 2 * time.Second
 )
 
 // upstream is one configured server and its session, if running.
@@ -119,7 +122,11 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 		if wait := time.Until(up.retryAt); wait > 0 {
 			failures := up.failures
 			up.unlock()
-			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			limit := maxBackoffWait
+			if dl, ok := ctx.Deadline(); ok {
+				limit = min(limit, time.Until(dl))
+			}
+			if wait > limit {
 				return nil, up.fail("start", fmt.Errorf("%w (%d failures; next try in %s)", ErrBackoff, failures, wait.Round(time.Millisecond)), nil)
 			}
 			select {
