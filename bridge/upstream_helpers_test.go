@@ -122,8 +122,8 @@ func pidOf(t testing.TB, u *Upstreams, server string) int {
 	u.mu.Lock()
 	up := u.servers[server]
 	u.mu.Unlock()
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	if up.conn == nil || up.conn.proc == nil {
 		t.Fatalf("%s has no running child", server)
 	}

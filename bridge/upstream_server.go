@@ -57,31 +57,28 @@ func newUpstream(s ServerConfig, b BridgeConfig, u *Upstreams) *upstream {
 	return &upstream{name: s.Name, u: u, cfg: s, bridge: b, listMu: make(chan struct{}, 1)}
 }
 
-func (up *upstream) lock()   { up.mu.Lock() }
-func (up *upstream) unlock() { up.mu.Unlock() }
-
 func (up *upstream) config() ServerConfig {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	return up.cfg
 }
 
 func (up *upstream) setConfig(s ServerConfig, b BridgeConfig) {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	up.cfg, up.bridge = s, b
 }
 
 func (up *upstream) running() bool {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	return up.conn != nil && !up.conn.isDone()
 }
 
 // busy reports whether the server still has a session, a start or users.
 func (up *upstream) busy() bool {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	return up.conn != nil || up.starting != nil || up.inflight > 0
 }
 
@@ -89,26 +86,26 @@ func (up *upstream) busy() bool {
 // caller as a user until release.
 func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 	for {
-		up.lock()
+		up.mu.Lock()
 		if up.closed || up.retired {
-			up.unlock()
+			up.mu.Unlock()
 			return nil, up.fail("start", ErrClosed, nil)
 		}
 		if c := up.conn; c != nil {
 			if !c.isDone() {
 				up.inflight++
-				up.unlock()
+				up.mu.Unlock()
 				return c, nil
 			}
 			up.conn = nil
 			up.noteFailure()
-			up.unlock()
+			up.mu.Unlock()
 			up.u.opts.Logger.Warn("upstream session ended", "server", up.name, "status", c.exitStatus())
 			c.close(up.u.opts.StopGrace)
 			continue
 		}
 		if a := up.starting; a != nil {
-			up.unlock()
+			up.mu.Unlock()
 			select {
 			case <-a.done:
 			case <-ctx.Done():
@@ -121,7 +118,7 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 		}
 		if wait := time.Until(up.retryAt); wait > 0 {
 			failures := up.failures
-			up.unlock()
+			up.mu.Unlock()
 			limit := maxBackoffWait
 			if dl, ok := ctx.Deadline(); ok {
 				limit = min(limit, time.Until(dl))
@@ -141,7 +138,7 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 		a := &startAttempt{cancel: cancel, done: make(chan struct{})}
 		up.starting = a
 		cfg := up.cfg
-		up.unlock()
+		up.mu.Unlock()
 		defer cancel()
 		return up.start(sctx, a, cfg)
 	}
@@ -162,26 +159,26 @@ func (up *upstream) start(ctx context.Context, a *startAttempt, cfg ServerConfig
 			ue.StderrTail = redact(ue.StderrTail, cfg.secrets)
 		}
 	}
-	up.lock()
+	up.mu.Lock()
 	up.starting = nil
 	a.err = err
 	close(a.done)
 	if err == nil && (up.closed || up.retired) {
 		err = up.fail("start", ErrClosed, nil)
-		up.unlock()
+		up.mu.Unlock()
 		c.close(up.u.opts.StopGrace)
 		return nil, err
 	}
 	if err != nil {
 		up.noteFailure()
-		up.unlock()
+		up.mu.Unlock()
 		up.u.opts.Logger.Warn("upstream failed to start", "server", up.name, "error", err)
 		return nil, err
 	}
 	up.conn = c
 	up.inflight++
 	up.lastUsed = time.Now()
-	up.unlock()
+	up.mu.Unlock()
 	up.u.opts.Logger.Info("upstream started", "server", up.name, "type", cfg.Type, "took", time.Since(began))
 	if f := up.u.opts.OnConnected; f != nil {
 		up.u.goCallback(func() { f(up.name) })
@@ -192,8 +189,8 @@ func (up *upstream) start(ctx context.Context, a *startAttempt, cfg ServerConfig
 // release ends a use of c; ok reports that the use succeeded, which resets
 // the restart backoff.
 func (up *upstream) release(ok bool) {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	up.inflight--
 	up.lastUsed = time.Now()
 	if ok {
@@ -222,12 +219,12 @@ func (up *upstream) broken(op string, c *conn, err error) error {
 	if !c.isDone() {
 		return up.fail(op, err, nil)
 	}
-	up.lock()
+	up.mu.Lock()
 	if up.conn == c {
 		up.conn = nil
 		up.noteFailure()
 	}
-	up.unlock()
+	up.mu.Unlock()
 	c.close(up.u.opts.StopGrace)
 	if reason := c.dropReason(); reason != nil {
 		err = fmt.Errorf("session dropped: %w (%w)", reason, err)
@@ -277,8 +274,8 @@ func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage)
 }
 
 func (up *upstream) callTimeout() time.Duration {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	return up.callTimeoutLocked()
 }
 
@@ -292,23 +289,23 @@ func (up *upstream) callTimeoutLocked() time.Duration {
 // reap stops the session if it ended on its own, has been idle past the
 // idle shutdown, or the server was retired and nothing uses it.
 func (up *upstream) reap(now time.Time) {
-	up.lock()
+	up.mu.Lock()
 	c := up.conn
 	if c == nil || up.inflight > 0 && !c.isDone() {
-		up.unlock()
+		up.mu.Unlock()
 		return
 	}
 	idle := up.bridge.IdleShutdown
 	ended := c.isDone()
 	if !ended && !up.retired && (idle <= 0 || now.Sub(up.lastUsed) < idle) {
-		up.unlock()
+		up.mu.Unlock()
 		return
 	}
 	up.conn = nil
 	if ended {
 		up.noteFailure()
 	}
-	up.unlock()
+	up.mu.Unlock()
 	switch {
 	case ended:
 		up.u.opts.Logger.Warn("upstream session ended while idle", "server", up.name, "status", c.exitStatus())
@@ -321,26 +318,26 @@ func (up *upstream) reap(now time.Time) {
 }
 
 func (up *upstream) isRetired() bool {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	return up.retired
 }
 
 // retire marks the server as removed or replaced in the config.
 func (up *upstream) retire() {
-	up.lock()
-	defer up.unlock()
+	up.mu.Lock()
+	defer up.mu.Unlock()
 	up.retired = true
 }
 
 // shutdown stops the session for good.
 func (up *upstream) shutdown() {
-	up.lock()
+	up.mu.Lock()
 	up.closed = true
 	c := up.conn
 	up.conn = nil
 	a := up.starting
-	up.unlock()
+	up.mu.Unlock()
 	if a != nil {
 		a.cancel()
 		<-a.done // start sees closed and stops what it started
