@@ -2,7 +2,9 @@ package bridge
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -225,5 +227,54 @@ func TestUpstreamsHTTPCloseEndsCallsInFlight(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("call in flight did not end with Close")
+	}
+}
+
+// The bridge must not declare the roots capability: servers such as
+// server-filesystem would replace the directories their config grants with
+// the client's roots.
+func TestUpstreamsDeclareNoRoots(t *testing.T) {
+	ctx := testContext(t)
+	base := startHTTPDemo(t)
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bodies []string
+	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.FlushInterval = -1
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			b, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			mu.Lock()
+			bodies = append(bodies, string(b))
+			mu.Unlock()
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	cfg, err := ParseConfig([]byte(`{"mcpServers": {"d": {"url": "`+proxy.URL+`/mcp"}}}`), "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUpstreams(t, cfg, nil)
+	if _, err := u.ListTools(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var handshake bool
+	for _, b := range bodies {
+		if strings.Contains(b, "clientInfo") || strings.Contains(b, "capbridge") {
+			handshake = true
+		}
+		if strings.Contains(b, "roots") {
+			t.Errorf("the bridge declared roots: %s", b)
+		}
+	}
+	if !handshake {
+		t.Errorf("no handshake seen in %q", bodies)
 	}
 }
