@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +29,9 @@ var (
 )
 
 // UpstreamError is a failure of one upstream server: it would not start,
-// crashed, timed out, or answered a request with an error.
+// crashed, timed out, or answered a request with an error. Its Error text
+// is scrubbed of the server's env and header values and expanded ${VAR}s;
+// show that text, not Err's own.
 type UpstreamError struct {
 	Server     string
 	Op         string // "start", "list" or "call"
@@ -164,13 +165,6 @@ func (u *Upstreams) Running(server string) bool {
 	return up != nil && up.running()
 }
 
-// Config returns the config the manager runs on.
-func (u *Upstreams) Config() *Config {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return u.cfg
-}
-
 // Reconfigure switches to cfg. Added servers start on first need; removed
 // or disabled ones, and ones whose command, args, env, cwd, url or headers
 // changed, are stopped once their calls in flight end (a changed one starts
@@ -300,18 +294,6 @@ func deleteStopped(ups []*upstream) []*upstream {
 		}
 	}
 	return keep
-}
-
-// Names returns the configured server names, sorted.
-func (u *Upstreams) Names() []string {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	names := make([]string, 0, len(u.servers))
-	for n := range u.servers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // lastLines returns the end of s, at most n bytes, starting at a line.
