@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -56,6 +57,16 @@ func TestEmbedderVectorLeg(t *testing.T) {
 	if rep.Embedded != 0 {
 		t.Errorf("re-ingest of an unchanged catalog embedded %d tools, want 0", rep.Embedded)
 	}
+	// A changed tool alone is embedded again.
+	raws := fixtureRaws(t, "calendar")
+	raws[1] = json.RawMessage(strings.Replace(string(raws[1]), "upcoming", "future", 1))
+	rep, err = Ingest(ctx, st, storeServer("calendar"), raws, &IngestOptions{Embedder: emb})
+	if err != nil || rep.EmbedErr != nil {
+		t.Fatalf("re-ingest: %v, %v", err, rep.EmbedErr)
+	}
+	if rep.Embedded != 1 {
+		t.Errorf("re-ingest with one changed tool embedded %d tools, want 1", rep.Embedded)
+	}
 }
 
 func TestEmbedderFailures(t *testing.T) {
@@ -94,8 +105,12 @@ func TestEmbedderFailures(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Ingest stores the catalog whatever the endpoint does.
-			s, _ := fixtureSearcher(t, &Options{Embedder: emb})
+			s, st := fixtureSearcher(t, &Options{Embedder: emb})
 			ctx := context.Background()
+			rep, err := Ingest(ctx, st, storeServer("weather"), fixtureRaws(t, "weather"), &IngestOptions{Embedder: emb})
+			if err != nil || rep.Stored != 1 || rep.EmbedErr == nil {
+				t.Errorf("Ingest with a failing endpoint = %+v, %v; want stored, EmbedErr set, no error", rep, err)
+			}
 			if _, err := emb.Embed(ctx, []string{"x"}); !errors.Is(err, ErrEmbedderDown) {
 				t.Errorf("Embed right after a failure = %v, want ErrEmbedderDown (resting)", err)
 			}

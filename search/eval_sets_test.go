@@ -6,8 +6,13 @@ import (
 )
 
 // TestEvalTargets runs discovery over both bench sets and holds the odd
-// (held-out) half to the targets.
+// (held-out) half to the targets. It runs 4,000 searches over two
+// real catalogs: skipped in -short mode and under the race detector, which
+// makes it take minutes (the figures do not depend on either).
 func TestEvalTargets(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("heavy: 4,000 searches; run without -short and -race")
+	}
 	tests := []struct {
 		set          string
 		recall3, mrr float64

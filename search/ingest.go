@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/store"
@@ -92,13 +93,14 @@ func catalogRows(tools []*schema.Tool, refused []schema.Refusal) ([]store.Tool, 
 		taken[t.Record.Name] = true
 		rows = append(rows, store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t)})
 	}
-	for i, r := range refused {
-		name := r.Tool
-		if name == "" {
-			name = "(unnamed)"
+	for _, r := range refused {
+		base := r.Tool
+		if base == "" {
+			base = "(unnamed)"
 		}
+		name := base
 		for n := 2; taken[name]; n++ {
-			name = fmt.Sprintf("%s (refused #%d)", r.Tool, i+n-1)
+			name = fmt.Sprintf("%s (refused %d)", base, n)
 		}
 		taken[name] = true
 		rows = append(rows, store.Tool{Name: name, Refusal: r.Reason})
@@ -137,23 +139,29 @@ func embedMissing(ctx context.Context, st *store.Store, e *Embedder) (embedded, 
 		todo = append(todo, t)
 	}
 	cached = len(vs)
-	texts := make([]string, len(todo))
-	for i, t := range todo {
-		texts[i] = embedText(t.Doc)
-	}
-	if len(texts) > 0 {
-		got, err := e.Embed(ctx, texts)
-		if err != nil {
-			return 0, 0, err
-		}
-		for i, t := range todo {
-			vs = append(vs, store.Vector{ToolID: t.ID, ContentHash: t.ContentHash, Vec: got[i]})
-		}
-	}
 	if len(vs) > 0 {
 		if err := st.PutVectors(ctx, e.Model(), vs); err != nil {
-			return 0, 0, fmt.Errorf("storing vectors: %w", err)
+			return 0, cached, fmt.Errorf("storing cached vectors: %w", err)
 		}
 	}
-	return len(todo), cached, nil
+	// One batch at a time, stored as it comes, so a failure keeps the rest.
+	for batch := range slices.Chunk(todo, e.batch) {
+		texts := make([]string, len(batch))
+		for i, t := range batch {
+			texts[i] = embedText(t.Doc)
+		}
+		got, err := e.Embed(ctx, texts)
+		if err != nil {
+			return embedded, cached, err
+		}
+		vs = vs[:0]
+		for i, t := range batch {
+			vs = append(vs, store.Vector{ToolID: t.ID, ContentHash: t.ContentHash, Vec: got[i]})
+		}
+		if err := st.PutVectors(ctx, e.Model(), vs); err != nil {
+			return embedded, cached, fmt.Errorf("storing vectors: %w", err)
+		}
+		embedded += len(batch)
+	}
+	return embedded, cached, nil
 }
