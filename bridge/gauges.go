@@ -1,0 +1,28 @@
+package bridge
+
+// Gauges are sizes of the bridge's bounded in-memory state, for a soak to
+// watch for growth.
+type Gauges struct {
+	Handles       int   // action ids remembered (live and expired, up to an hour)
+	PagedResults  int   // results whose later pages are kept behind cursors
+	Cursors       int   // cursors remembered
+	PageBytes     int64 // page text kept
+	Validators    int   // compiled validators cached
+	RecordsCached int   // stored tool rows kept for runs
+}
+
+// Gauges reports the sizes of the bridge's in-memory state now.
+func (b *Bridge) Gauges() Gauges {
+	var g Gauges
+	b.handles.mu.Lock()
+	g.Handles = len(b.handles.byID)
+	b.handles.mu.Unlock()
+	g.PagedResults, g.Cursors, g.PageBytes = b.pager.Sizes()
+	b.validators.mu.Lock()
+	g.Validators = len(b.validators.byHash)
+	b.validators.mu.Unlock()
+	b.mu.Lock()
+	g.RecordsCached = len(b.records)
+	b.mu.Unlock()
+	return g
+}
