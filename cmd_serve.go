@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/capbridge/capbridge/bridge"
@@ -103,8 +105,18 @@ func runServe(ctx context.Context, e env) error {
 		return serveHTTP(ctx, b, *httpAddr, e.stderr, logger)
 	}
 	logger.Info("serving MCP over stdio", "servers", len(cfg.Servers))
+	// A client that dies leaves stdout with no reader. Go kills a process
+	// that writes to such a stdout with SIGPIPE, which would skip stopping
+	// the upstream servers; ignored, the write fails with EPIPE instead and
+	// the session ends like any other.
+	signal.Ignore(syscall.SIGPIPE)
 	// Requests read before stdin ends are answered first, within a call's time.
-	return b.Serve(ctx, bridge.NewStdioTransport(e.stdin, e.stdout, cfg.Bridge.CallTimeout+5*time.Second))
+	err = b.Serve(ctx, bridge.NewStdioTransport(e.stdin, e.stdout, cfg.Bridge.CallTimeout+5*time.Second))
+	if errors.Is(err, syscall.EPIPE) {
+		logger.Info("the client is gone (stdout closed); stopping")
+		return nil
+	}
+	return err
 }
 
 // serveHTTP serves the bridge over Streamable HTTP on addr until ctx is done.
