@@ -71,10 +71,20 @@ func TestUpstreamsDemoPagesAndCall(t *testing.T) {
 }
 
 func TestUpstreamsSkipNonJSONLines(t *testing.T) {
-	for _, fault := range []string{"banner", "garbage"} {
-		t.Run(fault, func(t *testing.T) {
+	bin, err := demoBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := map[string]ServerConfig{
+		"banner":  demoServer(t, "noisy", "--fault", "banner"),
+		"garbage": demoServer(t, "noisy", "--fault", "garbage"),
+		// A JSON log line that is not JSON-RPC, as pino and friends print.
+		"json log": testServer("noisy", "sh", "-c", `echo '{"level":30,"msg":"listening"}'; echo '{broken'; exec "$0" demo-server`, bin),
+	}
+	for name, s := range servers {
+		t.Run(name, func(t *testing.T) {
 			ctx := testContext(t)
-			u := newTestUpstreams(t, testConfig(demoServer(t, "noisy", "--fault", fault)), nil)
+			u := newTestUpstreams(t, testConfig(s), nil)
 			l, err := u.ListTools(ctx, "noisy")
 			if err != nil {
 				t.Fatal(err)

@@ -172,11 +172,11 @@ func (t *tailBuffer) String() string {
 	return string(bytes.TrimSpace(t.buf))
 }
 
-// jsonLineReader passes through the lines of r that are JSON objects or
-// arrays, one per line, and skips (and logs) everything else: some servers
-// print a banner or progress lines on stdout, on which the SDK's stdio
-// transport would otherwise fail. Each message passed on is also shown to
-// tap.
+// jsonLineReader passes through the lines of r that are JSON-RPC messages
+// (or batches), one per line, and skips (and logs) everything else: some
+// servers print a banner, progress or JSON log lines on stdout, on which the
+// SDK's stdio transport would otherwise fail. Each message passed on is also
+// shown to tap.
 type jsonLineReader struct {
 	r       *bufio.Reader
 	closer  io.Closer
@@ -200,12 +200,12 @@ func (j *jsonLineReader) Read(p []byte) (int, error) {
 	for len(j.pending) == 0 {
 		line, err := j.readLine()
 		if msg := bytes.TrimSpace(line); len(msg) > 0 {
-			if (msg[0] == '{' || msg[0] == '[') && json.Valid(msg) {
+			if isJSONRPC(msg) {
 				j.tap.received(msg)
 				j.pending = append(msg, '\n')
 				break
 			}
-			j.logger.Warn("skipped a non-JSON line on upstream stdout", "server", j.server, "line", excerpt(msg, 200))
+			j.logger.Warn("skipped a line on upstream stdout that is not JSON-RPC", "server", j.server, "line", excerpt(msg, 200))
 		}
 		if err != nil {
 			return 0, err
@@ -214,6 +214,20 @@ func (j *jsonLineReader) Read(p []byte) (int, error) {
 	n := copy(p, j.pending)
 	j.pending = j.pending[n:]
 	return n, nil
+}
+
+// isJSONRPC reports whether msg is a JSON-RPC 2.0 object, or a batch.
+func isJSONRPC(msg []byte) bool {
+	switch msg[0] {
+	case '[':
+		return json.Valid(msg)
+	case '{':
+		var m struct {
+			Version string `json:"jsonrpc"`
+		}
+		return json.Unmarshal(msg, &m) == nil && m.Version == "2.0"
+	}
+	return false
 }
 
 // readLine reads one line, without its newline, of at most j.max bytes.
