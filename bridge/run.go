@@ -116,7 +116,7 @@ func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args ru
 	}
 	if err != nil {
 		b.logger.Warn("upstream call failed", "server", act.server, "tool", act.tool, "err", err)
-		b.record(store.Call{Server: act.server, Tool: act.tool, BytesIn: int64(len(checked.Args)), Latency: latency, Outcome: statusUpstreamError})
+		b.record(store.Call{Server: act.server, Tool: act.tool, Latency: latency, Outcome: statusUpstreamError})
 		return upstreamFailure(act.server, err)
 	}
 
