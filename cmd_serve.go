@@ -33,6 +33,8 @@ stderr, or to bridge.logFile when the config names one.`,
 		"capbridge serve --config ./capbridge.json --db ./catalog.db",
 		"capbridge serve --http 127.0.0.1:8930",
 		"npx -y @modelcontextprotocol/inspector@2.12.0 --cli capbridge serve --method tools/list",
+		"npx -y @modelcontextprotocol/inspector@2.12.0 --cli -e CAPBRIDGE_CONFIG=./capbridge.json capbridge serve \\\n" +
+			"    --method tools/call --tool-name discover_capability --tool-arg 'intent=open a ticket'",
 	},
 }
 
@@ -79,11 +81,15 @@ func runServe(ctx context.Context, e env) error {
 		logger.Warn("config", "warning", w)
 	}
 
-	st, err := store.Open(ctx, bridge.DBPath(*dbFile), &store.Options{Logger: logger})
+	st, moved, err := store.OpenChecked(ctx, bridge.DBPath(*dbFile), &store.Options{Logger: logger})
 	if err != nil {
 		return fmt.Errorf("opening the catalog: %w", err)
 	}
 	defer st.Close()
+	if moved != "" {
+		logger.Warn("the catalog was damaged: moved it aside and rebuilding it from the configured servers",
+			"path", st.Path(), "moved_to", moved)
+	}
 
 	emb, err := bridge.NewEmbedder(cfg, logger)
 	if err != nil {
