@@ -30,7 +30,7 @@ func (p *plan) empty() bool { return len(p.words) == 0 }
 // Typo correction bounds.
 const (
 	// maxCorrections is the default bound on out-of-vocabulary words looked up per intent.
-	maxCorrections = 2
+	maxCorrections = 1
 	// nearTermsAsked is how many near catalog words each lookup returns.
 	nearTermsAsked = 8
 	// minTrigramRunes: shorter words have no trigram.

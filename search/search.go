@@ -38,12 +38,12 @@ type Options struct {
 	// Candidates is how many tools each leg returns before fusion. Default 50.
 	Candidates int
 	// Corrections is how many out-of-vocabulary words of an intent are
-	// mapped to their nearest catalog word (typo repair). Default 2;
+	// mapped to their nearest catalog word (typo repair). Default 1;
 	// negative turns correction off.
 	Corrections int
 	// CommonWords drops from the words leg a word held by more than this
 	// share of the catalog's tools: it separates nothing, and BM25 would
-	// score every tool holding it. Default 0.3; negative keeps all words.
+	// score every tool holding it. Default 0.1; negative keeps all words.
 	CommonWords float64
 	// NameBoost multiplies a candidate's fused score by 1 + NameBoost times
 	// the share of its name's words the intent holds (see boostNames).
