@@ -74,7 +74,7 @@ func dial(ctx context.Context, s ServerConfig, o *UpstreamOptions, client *mcp.C
 			return nil, &UpstreamError{Server: s.Name, Op: "start", Err: err}
 		}
 		c.proc = p
-		c.stdout = newJSONLineReader(p.stdout, max, tap, s.Name, o.Logger)
+		c.stdout = newJSONLineReader(p.stdout, max, tap, s, o.Logger)
 		t := &mcp.IOTransport{
 			Reader:        c.stdout,
 			Writer:        tappedWriter{w: p.stdin, tap: tap},

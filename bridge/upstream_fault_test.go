@@ -430,12 +430,12 @@ func TestUpstreamsStderrTailHidesSecrets(t *testing.T) {
 	t.Setenv("CAPBRIDGE_TEST_TOKEN", "planted-secret-token")
 	var logs bytes.Buffer
 	cfg, err := ParseConfig([]byte(`{"mcpServers": {"leaky": {"command": "sh",
-		"args": ["-c", "echo \"starting with token $TOKEN\" >&2; exit 1"],
+		"args": ["-c", "echo \"starting with token $TOKEN\" >&2; echo \"stdout token $TOKEN\"; exit 1"],
 		"env": {"TOKEN": "${CAPBRIDGE_TEST_TOKEN}"}}}}`), "c.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := newTestUpstreams(t, cfg, &UpstreamOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	u := newTestUpstreams(t, cfg, &UpstreamOptions{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	_, err = u.ListTools(ctx, "leaky")
 	var ue *UpstreamError
 	if !errors.As(err, &ue) || !strings.Contains(ue.StderrTail, "starting with token ***") {
@@ -444,6 +444,11 @@ func TestUpstreamsStderrTailHidesSecrets(t *testing.T) {
 	for _, out := range []string{err.Error(), ue.StderrTail, logs.String()} {
 		if strings.Contains(out, "planted-secret-token") {
 			t.Errorf("secret leaked: %s", out)
+		}
+	}
+	for _, logged := range []string{"starting with token ***", "stdout token ***"} {
+		if !strings.Contains(logs.String(), logged) {
+			t.Errorf("log lacks %q:\n%s", logged, logs.String())
 		}
 	}
 }

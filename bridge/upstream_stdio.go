@@ -88,20 +88,21 @@ func startProcess(s ServerConfig, logger *slog.Logger) (*process, error) {
 	go func() {
 		defer close(p.stderrEOF)
 		defer errR.Close()
-		copyStderr(p.stderr, errR, s.Name, logger)
+		copyStderr(p.stderr, errR, s, logger)
 	}()
 	return p, nil
 }
 
-// copyStderr keeps the tail of r in tail and logs each line at debug level.
-func copyStderr(tail *tailBuffer, r io.Reader, server string, logger *slog.Logger) {
+// copyStderr keeps the tail of r in tail and logs each line at debug level,
+// scrubbed of s's secrets.
+func copyStderr(tail *tailBuffer, r io.Reader, s ServerConfig, logger *slog.Logger) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	for sc.Scan() {
 		line := sc.Bytes()
 		tail.Write(line)
 		tail.Write([]byte{'\n'})
-		logger.Debug("upstream stderr", "server", server, "line", string(line))
+		logger.Debug("upstream stderr", "server", s.Name, "line", redact(string(line), s.secrets))
 	}
 	// A line over the scanner's limit ends the scan; keep draining so the
 	// child never blocks writing stderr.
@@ -182,7 +183,7 @@ type jsonLineReader struct {
 	closer  io.Closer
 	max     int // longest line accepted
 	tap     *listTap
-	server  string
+	server  ServerConfig // for its name, and its secrets scrubbed from logs
 	logger  *slog.Logger
 	pending []byte // the rest of the current line, not yet read
 	line    []byte // reused line buffer
@@ -192,7 +193,7 @@ type jsonLineReader struct {
 	fatal atomic.Pointer[error]
 }
 
-func newJSONLineReader(r io.ReadCloser, max int, tap *listTap, server string, logger *slog.Logger) *jsonLineReader {
+func newJSONLineReader(r io.ReadCloser, max int, tap *listTap, server ServerConfig, logger *slog.Logger) *jsonLineReader {
 	return &jsonLineReader{r: bufio.NewReaderSize(r, 64<<10), closer: r, max: max, tap: tap, server: server, logger: logger}
 }
 
@@ -205,7 +206,7 @@ func (j *jsonLineReader) Read(p []byte) (int, error) {
 				j.pending = append(msg, '\n')
 				break
 			}
-			j.logger.Warn("skipped a line on upstream stdout that is not JSON-RPC", "server", j.server, "line", excerpt(msg, 200))
+			j.logger.Warn("skipped a line on upstream stdout that is not JSON-RPC", "server", j.server.Name, "line", redact(excerpt(msg, 200), j.server.secrets))
 		}
 		if err != nil {
 			return 0, err
