@@ -81,7 +81,10 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 func catalogRows(tools []*schema.Tool, refused []schema.Refusal) ([]store.Tool, error) {
 	rows := make([]store.Tool, 0, len(tools)+len(refused))
 	taken := make(map[string]bool, len(tools)+len(refused))
-	for _, t := range tools {
+	for i, t := range tools {
+		// The row holds what is kept; letting go of the normalized tool
+		// now keeps a 5,000-tool catalog from being held twice at once.
+		tools[i] = nil
 		rec, err := json.Marshal(t.Record)
 		if err != nil {
 			return nil, fmt.Errorf("encoding record of %q: %w", t.Record.Name, err)

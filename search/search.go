@@ -169,12 +169,18 @@ type Result struct {
 	ToolID int64
 	Server string
 	Name   string
-	// Score is the fused score (see fusion); higher is better.
+	// Score is the fused score (see fusion.fuse and boostNames); higher is
+	// better. A tool placed first because the intent names it keeps the
+	// score the legs gave it (0 if they did not find it).
 	Score float64
-	// Confidence in [0, 1] is Score divided by the score of a tool ranked
-	// first, with its leg's top score, by every leg that answered: 1 means
-	// every leg agreed this is the best match. A tool the intent names
-	// exactly has confidence 1.
+	// Confidence in [0, 1] is Score divided by the highest score any tool
+	// could reach for this intent: ranked first, with the top score, by
+	// every leg that answered, and with every word of its name in the
+	// intent (sum over answering legs of weight/(k+1), times 1+NameBoost).
+	// 1 means every signal agreed this is the best match; a tool ranked
+	// first by the words leg alone, its name half spelled out, and missed
+	// by the trigram leg gets 1.15/(1.6*1.3) = 0.55. A tool the intent names exactly
+	// has confidence 1.
 	Confidence float64
 	// Exact says the intent named this tool (its name or server/name).
 	Exact bool
