@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// ErrCorrupt means SQLite found a capbridge catalog damaged: truncated,
+// overwritten in part, or failing its integrity check.
+var ErrCorrupt = errors.New("store: catalog is corrupt")
+
+// Check runs SQLite's quick_check over the whole catalog. A damaged file is
+// an error wrapping [ErrCorrupt] that quotes SQLite's first findings.
+func (s *Store) Check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check(5)")
+	if err != nil {
+		return s.checkFailed(err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return s.checkFailed(err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s.checkFailed(err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("checking catalog %s: %w: %s", s.path, ErrCorrupt, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func (s *Store) checkFailed(err error) error {
+	if isCorrupt(err) {
+		return fmt.Errorf("checking catalog %s: %w: %w", s.path, ErrCorrupt, err)
+	}
+	return s.wrap("checking catalog "+s.path, err)
+}
+
+// isCorrupt reports whether err is SQLite's SQLITE_CORRUPT or SQLITE_NOTADB.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	}
+	return false
+}
+
+// OpenChecked opens the catalog at path like [Open] and checks it with
+// [Store.Check]. A file that carries capbridge's application id and that
+// SQLite cannot read, or that fails the check, is moved aside, with its -wal
+// and -shm files, to path.corrupt-TIME, and a new empty catalog is created
+// in its place: moved names where the damaged file went ("" when nothing
+// was moved), and the caller rebuilds the catalog from its servers.
+//
+// Nothing else is ever moved: a file that is not a capbridge catalog (or
+// whose header is too damaged to say) fails with [ErrNotCatalog], one of a
+// newer capbridge with [ErrNewerSchema], a locked one with [ErrLocked], as
+// Open fails.
+func OpenChecked(ctx context.Context, path string, opts *Options) (st *Store, moved string, err error) {
+	st, err = Open(ctx, path, opts)
+	if err == nil {
+		err = st.Check(ctx)
+		if err == nil {
+			return st, "", nil
+		}
+		st.Close()
+	}
+	if !errors.Is(err, ErrCorrupt) && !isCorrupt(err) && !errors.Is(err, ErrNotCatalog) {
+		return nil, "", err
+	}
+	if !ownCatalog(path) {
+		return nil, "", err
+	}
+	moved, merr := moveAside(path, time.Now())
+	if merr != nil {
+		return nil, "", fmt.Errorf("moving the damaged catalog aside (%w): %w", err, merr)
+	}
+	st, err = Open(ctx, path, opts)
+	if err != nil {
+		return nil, moved, fmt.Errorf("creating a new catalog after moving the damaged one to %s: %w", moved, err)
+	}
+	return st, moved, nil
+}
+
+// ownCatalog reports whether the file at path starts with a SQLite header
+// that carries capbridge's application id.
+func ownCatalog(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return false
+	}
+	return string(b[:len(sqliteMagic)]) == string(sqliteMagic) && binary.BigEndian.Uint32(b[68:]) == applicationID
+}
+
+// moveAside renames path, and its -wal and -shm files when present, to
+// path.corrupt-TIME (UTC, to the second; a counter keeps names apart) and
+// returns the new name of the main file.
+func moveAside(path string, now time.Time) (string, error) {
+	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+	dest := base
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(dest); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		dest = fmt.Sprintf("%s-%d", base, i)
+	}
+	if err := os.Rename(path, dest); err != nil {
+		return "", fmt.Errorf("moving %s aside: %w", path, err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+suffix, dest+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return dest, fmt.Errorf("moving %s aside: %w", path+suffix, err)
+		}
+	}
+	return dest, nil
+}
