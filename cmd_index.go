@@ -68,11 +68,14 @@ func runIndex(ctx context.Context, e env) error {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-	st, err := store.Open(ctx, bridge.DBPath(*dbPath), nil)
+	st, moved, err := store.OpenChecked(ctx, bridge.DBPath(*dbPath), nil)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if moved != "" {
+		fmt.Fprintf(e.stderr, "capbridge: warning: the catalog %s was damaged; moved it to %s and indexing into a new one\n", st.Path(), moved)
+	}
 	emb, err := bridge.NewEmbedder(cfg, logger)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "capbridge: warning: %v; indexing without embeddings\n", err)
