@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
-	"syscall"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,25 +38,11 @@ func procStatusBytes(pid int, field string) (int64, error) {
 	return 0, fmt.Errorf("reading %s of process %d: no such field", field, pid)
 }
 
-// exitedMaxRSS is the peak resident memory of an exited child, in bytes
-// (getrusage's ru_maxrss, which Linux counts in KiB); 0 when unknown.
-func exitedMaxRSS(ps *os.ProcessState) int64 {
-	if ps == nil {
-		return 0
-	}
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		return ru.Maxrss << 10
-	}
-	return 0
-}
-
-// selfMaxRSS is this process's peak resident memory in bytes.
+// selfMaxRSS is this process's resident peak (VmHWM) in bytes; 0 when
+// unknown.
 func selfMaxRSS() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Maxrss << 10
+	hwm, _ := procStatusBytes(os.Getpid(), "VmHWM")
+	return hwm
 }
 
 // procOpenFDs counts the open file descriptors of process pid.
@@ -104,4 +91,54 @@ func ms(d time.Duration) string {
 		return strconv.FormatFloat(f, 'f', 3, 64) + " ms"
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64) + " ms"
+}
+
+// peakWatch follows a running child's resident peak (VmHWM) until it
+// exits. getrusage cannot be used for this: a Go parent starts children with
+// vfork, so a child's ru_maxrss starts from the parent's own peak.
+type peakWatch struct {
+	peak atomic.Int64
+	stop chan struct{}
+	done chan struct{}
+}
+
+// watchPeak polls pid's VmHWM every 10 ms until Stop.
+func watchPeak(pid int) *peakWatch {
+	w := &peakWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if hwm, err := procStatusBytes(pid, "VmHWM"); err == nil && hwm > w.peak.Load() {
+				w.peak.Store(hwm)
+			}
+			select {
+			case <-w.stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return w
+}
+
+// Stop ends the polling and returns the highest peak seen.
+func (w *peakWatch) Stop() int64 {
+	close(w.stop)
+	<-w.done
+	return w.peak.Load()
+}
+
+// runWatched runs cmd to completion and returns its wall time and resident
+// peak, read from /proc while it runs.
+func runWatched(cmd *exec.Cmd) (wall time.Duration, peak int64, err error) {
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	w := watchPeak(cmd.Process.Pid)
+	err = cmd.Wait()
+	wall = time.Since(start)
+	return wall, w.Stop(), err
 }

@@ -166,7 +166,7 @@ var laptopCatalog = filepath.Join("..", "shared", "catalogs", "laptop.jsonl")
 // TestLoadLaptopCatalog replays the laptop catalog with one demo-server
 // child per server (21 processes) and indexes it from scratch with
 // `capbridge index`: every tool of the file is stored or refused with a
-// reason, and the wall time and the index process's peak RSS are logged.
+// reason, and the wall time and the index process's peak RSS (VmHWM, polled) are logged.
 func TestLoadLaptopCatalog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: load test")
@@ -262,9 +262,8 @@ func indexProcess(t *testing.T, cfg, db string) indexRun {
 	cmd := capbridgeCmd("index", "--config", cfg, "--db", db)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	return indexRun{wall: time.Since(start), maxRSS: exitedMaxRSS(cmd.ProcessState), stderr: stderr.String(), err: err}
+	wall, peak, err := runWatched(cmd)
+	return indexRun{wall: wall, maxRSS: peak, stderr: stderr.String(), err: err}
 }
 
 // indexedCounts reads index's closing line, "indexed N of N servers: S
