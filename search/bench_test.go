@@ -25,7 +25,7 @@ var benchCatalogFiles = []string{
 
 // benchRaws returns the first n tools of the mixed catalogs, grouped by
 // server in first-seen order.
-func benchRaws(b *testing.B, n int) (servers []string, raws map[string][]json.RawMessage) {
+func benchRaws(b testing.TB, n int) (servers []string, raws map[string][]json.RawMessage) {
 	raws = make(map[string][]json.RawMessage)
 	count := 0
 	for round := 0; count < n; round++ {
@@ -66,7 +66,7 @@ func benchRaws(b *testing.B, n int) (servers []string, raws map[string][]json.Ra
 }
 
 // benchQueries mixes BFCL and MetaTool queries.
-func benchQueries(b *testing.B) []string {
+func benchQueries(b testing.TB) []string {
 	var out []string
 	for _, set := range []string{"retrieval_bfcl", "retrieval_metatool"} {
 		f, err := os.Open(filepath.Join(benchDir(set), "queries.jsonl"))

@@ -11,9 +11,9 @@ import (
 
 // plan is what an intent becomes before the legs run.
 //
-// The words leg searches the intent's words, less those so common in the
-// catalog (Options.CommonWords) that they rank nothing yet make BM25 score
-// a large share of the catalog. The trigram leg searches, as substrings,
+// The words leg searches the intent's words, less the most common ones
+// when together they would make BM25 score a large share of the catalog
+// (Options.MatchBudget). The trigram leg searches, as substrings,
 // only the words the catalog's vocabulary lacks (typos, fragments, glued
 // words) plus the nearest catalog word of each (typo repair): a clean
 // intent does not pay for it. Corrections are looked up inside the trigram
@@ -54,23 +54,46 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		p.wordsExpr = orQuery(p.words)
 		return p
 	}
-	common := s.commonDocs(ctx)
-	var kept []string
 	for _, w := range p.words {
-		n, known := docs[w]
-		switch {
-		case known && common > 0 && n > common:
-			continue // in too many tools to tell them apart
-		case !known && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w):
+		if _, known := docs[w]; !known && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
 			p.unknown = append(p.unknown, w)
 		}
-		kept = append(kept, w)
 	}
-	if len(kept) == 0 {
-		kept = p.words // an intent of common words only still searches them
-	}
+	kept := withinBudget(p.words, docs, s.budgetDocs(ctx))
 	p.wordsExpr = orQuery(kept)
 	return p
+}
+
+// minKeptWords is how many of the rarest words the words leg always keeps.
+const minKeptWords = 3
+
+// withinBudget returns words, in their order, less the most common known
+// ones while the document counts of those kept sum past budget: BM25 costs
+// about 2µs a matched row, and a common word adds many rows and little
+// score. The minKeptWords rarest words and the words the vocabulary lacks
+// (counts unknown: inflections the stemmer finds, or typos) are kept.
+// budget <= 0 keeps every word.
+func withinBudget(words []string, docs map[string]int, budget int) []string {
+	if budget <= 0 {
+		return words
+	}
+	byDocs := slices.Clone(words)
+	slices.SortStableFunc(byDocs, func(a, b string) int { return docs[a] - docs[b] })
+	drop := make(map[string]bool)
+	sum := 0
+	for i, w := range byDocs {
+		sum += docs[w]
+		if i >= minKeptWords && sum > budget {
+			drop[w] = true
+		}
+	}
+	var kept []string
+	for _, w := range words {
+		if !drop[w] {
+			kept = append(kept, w)
+		}
+	}
+	return kept
 }
 
 // trigramQuery is the trigram leg's expression: the unknown words and the

@@ -41,10 +41,11 @@ type Options struct {
 	// mapped to their nearest catalog word (typo repair). Default 1;
 	// negative turns correction off.
 	Corrections int
-	// CommonWords drops from the words leg a word held by more than this
-	// share of the catalog's tools: it separates nothing, and BM25 would
-	// score every tool holding it. Default 0.1; negative keeps all words.
-	CommonWords float64
+	// MatchBudget bounds the words leg's work: the most common words of an
+	// intent are left out while the document counts of its words sum past
+	// this share of the catalog, and past 250 (see withinBudget). Default
+	// 0.2; negative keeps every word.
+	MatchBudget float64
 	// NameBoost multiplies a candidate's fused score by 1 + NameBoost times
 	// the share of its name's words the intent holds (see boostNames).
 	// Default 0.3; negative turns it off.
@@ -66,10 +67,13 @@ var (
 )
 
 const (
-	defaultRRFK           = 60
-	defaultCandidates     = 50
-	defaultCut            = 0.2
-	defaultCommonWords    = 0.3
+	defaultRRFK        = 60
+	defaultCandidates  = 50
+	defaultCut         = 0.2
+	defaultMatchBudget = 0.2
+	// minBudgetDocs floors the words leg's budget: on a small catalog every
+	// word is cheap, and a share of a few tools would drop useful words.
+	minBudgetDocs         = 250
 	defaultNameBoost      = 0.3
 	defaultTrigramAllUpTo = 2000
 	// minBoostDepth is the fewest candidates boostNames looks at.
@@ -90,7 +94,7 @@ type Searcher struct {
 	cands      int
 	cut        float64
 	fixes      int
-	common     float64
+	budget     float64
 	nameBoost  float64
 	trigramAll int
 
@@ -114,7 +118,7 @@ func New(st *store.Store, opts *Options) *Searcher {
 		cands:      o.Candidates,
 		cut:        o.Cut,
 		fixes:      o.Corrections,
-		common:     o.CommonWords,
+		budget:     o.MatchBudget,
 		nameBoost:  o.NameBoost,
 		trigramAll: o.TrigramAllUpTo,
 	}
@@ -136,8 +140,8 @@ func New(st *store.Store, opts *Options) *Searcher {
 	if s.fixes == 0 {
 		s.fixes = maxCorrections
 	}
-	if s.common == 0 {
-		s.common = defaultCommonWords
+	if s.budget == 0 {
+		s.budget = defaultMatchBudget
 	}
 	if s.nameBoost == 0 {
 		s.nameBoost = defaultNameBoost
@@ -299,18 +303,18 @@ func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit
 	return out, nil
 }
 
-// commonDocs is the document count above which a word is too common to
-// search (Options.CommonWords of the catalog), or 0 for none. The catalog
+// budgetDocs is the words leg's budget of document counts
+// (Options.MatchBudget of the catalog), or 0 for none. The catalog
 // size is cached for toolCountTTL; a stale size only shifts the bound.
-func (s *Searcher) commonDocs(ctx context.Context) int {
-	if s.common < 0 {
+func (s *Searcher) budgetDocs(ctx context.Context) int {
+	if s.budget < 0 {
 		return 0
 	}
 	n, err := s.catalogSize(ctx)
 	if err != nil {
 		return 0
 	}
-	return int(s.common * float64(n))
+	return max(minBudgetDocs, int(s.budget*float64(n)))
 }
 
 // trigramEvery reports whether the catalog is small enough for the trigram
