@@ -41,8 +41,12 @@ type EmbedderOptions struct {
 	APIKey string
 	// Dim is the expected dimension; 0 learns it from the first answer.
 	Dim int
-	// Timeout bounds one request. Default 5s.
+	// Timeout bounds a request for one text: a search's intent. Default 5s.
 	Timeout time.Duration
+	// BatchTimeout bounds a request for several texts: indexing, where a
+	// local model may take seconds per batch. Default the larger of
+	// Timeout and 60s.
+	BatchTimeout time.Duration
 	// BatchSize is the most texts per request. Default 64.
 	BatchSize int
 	// Retry is how long calls fail fast with ErrEmbedderDown after a
@@ -61,6 +65,7 @@ type EmbedderOptions struct {
 type Embedder struct {
 	url, model, apiKey string
 	timeout            time.Duration
+	batchTimeout       time.Duration
 	batch              int
 	retry              time.Duration
 	client             *http.Client
@@ -88,6 +93,7 @@ func NewEmbedder(opts EmbedderOptions) (*Embedder, error) {
 		logger:  opts.Logger,
 		dim:     opts.Dim,
 	}
+	e.batchTimeout = cmpOr(opts.BatchTimeout, max(e.timeout, time.Minute))
 	if e.client == nil {
 		e.client = &http.Client{}
 	}
@@ -127,7 +133,7 @@ func (e *Embedder) Dim() int {
 }
 
 // Embed returns one vector per text, in batches of BatchSize, each request
-// bounded by Timeout. Any failure marks the endpoint down for Retry.
+// bounded by Timeout (one text) or BatchTimeout (several). Any failure marks the endpoint down for Retry.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if err := e.ready(); err != nil {
 		return nil, err
@@ -196,7 +202,11 @@ const maxResponseBytes = 64 << 20
 
 // request embeds one batch.
 func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, error) {
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	timeout := e.timeout
+	if len(texts) > 1 {
+		timeout = e.batchTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	body, err := json.Marshal(embeddingsRequest{Model: e.model, Input: texts, EncodingFormat: "float"})
 	if err != nil {

@@ -99,7 +99,7 @@ func TestEmbedderFailures(t *testing.T) {
 				srv.Close()
 			}
 			var logs logBuffer
-			emb, err := NewEmbedder(EmbedderOptions{URL: srv.URL, Model: "toy", Dim: tt.dim, Timeout: timeout,
+			emb, err := NewEmbedder(EmbedderOptions{URL: srv.URL, Model: "toy", Dim: tt.dim, Timeout: timeout, BatchTimeout: timeout,
 				Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			if err != nil {
 				t.Fatal(err)
