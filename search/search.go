@@ -43,7 +43,7 @@ type Options struct {
 	Corrections int
 	// MatchBudget bounds the words leg's work: the most common words of an
 	// intent are left out while the document counts of its words sum past
-	// this share of the catalog, and past 250 (see withinBudget). Default
+	// this share of the catalog, and past 500 (see withinBudget). Default
 	// 0.2; negative keeps every word.
 	MatchBudget float64
 	// NameBoost multiplies a candidate's fused score by 1 + NameBoost times
@@ -73,7 +73,7 @@ const (
 	defaultMatchBudget = 0.2
 	// minBudgetDocs floors the words leg's budget: on a small catalog every
 	// word is cheap, and a share of a few tools would drop useful words.
-	minBudgetDocs         = 250
+	minBudgetDocs         = 500
 	defaultNameBoost      = 0.3
 	defaultTrigramAllUpTo = 2000
 	// minBoostDepth is the fewest candidates boostNames looks at.
