@@ -122,6 +122,17 @@ func (up *upstream) readPage(ctx context.Context, c *conn, cursor string, timeou
 	raw, captured := c.tap.take()
 	switch {
 	case err == nil:
+	case captured:
+		// The server answered, but go-sdk could not decode the answer into
+		// its types (a schema with a number past float64, say). The page
+		// as sent is what the catalog keeps anyway: the normalizer refuses
+		// the tool that is at fault, alone, and its siblings are indexed.
+		var page rawPage
+		if jerr := json.Unmarshal(raw, &page); jerr == nil {
+			up.u.opts.Logger.Warn("go-sdk could not decode a tools/list page; using it as sent", "server", up.name, "err", err)
+			return &page, nil
+		}
+		return nil, up.broken("list", c, fmt.Errorf("tools/list: %w", err))
 	case ctx.Err() != nil:
 		return nil, up.fail("list", ctx.Err(), nil)
 	case pctx.Err() != nil:
