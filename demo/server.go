@@ -133,10 +133,10 @@ func (s *server) register(h toolHead) {
 }
 
 func isObjectSchema(schema json.RawMessage) bool {
-	var m struct {
-		Type any `json:"type"`
-	}
-	return json.Unmarshal(schema, &m) == nil && m.Type == "object"
+	// Decoded whole, as AddTool decodes it: a schema it cannot decode (a
+	// number past float64, as a hostile catalog has) would make it panic.
+	var m map[string]any
+	return json.Unmarshal(schema, &m) == nil && m["type"] == "object"
 }
 
 // toolsPage is a tools/list answer made of raw tools.
