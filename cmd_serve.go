@@ -117,7 +117,7 @@ func runServe(ctx context.Context, e env) error {
 	// the session ends like any other.
 	signal.Ignore(syscall.SIGPIPE)
 	// Requests read before stdin ends are answered first, within a call's time.
-	err = b.Serve(ctx, bridge.NewStdioTransport(e.stdin, e.stdout, cfg.Bridge.CallTimeout+5*time.Second))
+	err = b.Serve(ctx, bridge.NewStdioTransport(e.stdin, e.stdout, cfg.Bridge.CallTimeout+5*time.Second, logger))
 	if errors.Is(err, syscall.EPIPE) {
 		logger.Info("the client is gone (stdout closed); stopping")
 		return nil

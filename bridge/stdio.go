@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"io"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -15,18 +16,20 @@ import (
 // ends, waiting at most drain. go-sdk cancels every request in flight as
 // soon as its reader reports end of input, so a client that writes its
 // requests and closes its end (a script, a pipe) would otherwise get no
-// answers. w is never closed: it is not the transport's to close.
-func NewStdioTransport(r io.Reader, w io.Writer, drain time.Duration) mcp.Transport {
+// answers. w is never closed: it is not the transport's to close. A client
+// message go-sdk would end the session on (too deep, too long) is answered
+// alone with a JSON-RPC error and logged to logger (nil: discarded).
+func NewStdioTransport(r io.Reader, w io.Writer, drain time.Duration, logger *slog.Logger) mcp.Transport {
 	rc, ok := r.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(r)
 	}
-	return &drainingTransport{inner: &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{w}}, drain: drain}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	out := &lockedWriter{w: w}
+	return &drainingTransport{inner: &mcp.IOTransport{Reader: newStdinGuard(rc, out, logger), Writer: out}, drain: drain}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 type drainingTransport struct {
 	inner mcp.Transport

@@ -23,7 +23,7 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := b.Serve(ctx, NewStdioTransport(strings.NewReader(requests), &out, 10*time.Second)); err != nil {
+	if err := b.Serve(ctx, NewStdioTransport(strings.NewReader(requests), &out, 10*time.Second, nil)); err != nil {
 		t.Fatal(err)
 	}
 	answered := map[float64]bool{}

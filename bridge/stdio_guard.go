@@ -1,0 +1,202 @@
+package bridge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+)
+
+// Bounds of one client message on stdio. go-sdk ends the whole session, and
+// so serve, on a message nested deeper than 1,000 levels or longer than its
+// 16 MiB line limit; the guard answers such a message alone, before go-sdk
+// sees it.
+const (
+	maxClientDepth = 512
+	maxClientLine  = 16<<20 - 1
+)
+
+// JSON-RPC's "Invalid Request" error code.
+const codeInvalidRequest = -32600
+
+// stdinGuard passes the client's messages, one a line, through to go-sdk's
+// stdio transport, except a line over maxClientDepth levels of nesting or
+// maxClientLine bytes: that one is answered, when it carries an id, with a
+// JSON-RPC error written to out, and dropped.
+type stdinGuard struct {
+	r       *bufio.Reader
+	closer  io.Closer
+	out     *lockedWriter // shared with the transport's writes
+	logger  *slog.Logger
+	pending []byte // the rest of the current line, not yet read
+	line    []byte // reused line buffer
+}
+
+func newStdinGuard(r io.ReadCloser, out *lockedWriter, logger *slog.Logger) *stdinGuard {
+	return &stdinGuard{r: bufio.NewReaderSize(r, 64<<10), closer: r, out: out, logger: logger}
+}
+
+func (g *stdinGuard) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		line, tooLong, err := g.readLine()
+		switch depth := nestingDepth(line); {
+		case tooLong:
+			g.reject(line, fmt.Sprintf("message longer than %d bytes", maxClientLine))
+		case depth > maxClientDepth:
+			g.reject(line, fmt.Sprintf("message nested %d levels deep, over the %d limit", depth, maxClientDepth))
+		case len(line) > 0:
+			g.pending = append(line, '\n')
+		}
+		if err != nil && len(g.pending) == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break
+		}
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+// readLine reads one line without its newline. Past maxClientLine it keeps
+// the first maxClientLine bytes, discards the rest and says so.
+func (g *stdinGuard) readLine() (line []byte, tooLong bool, err error) {
+	g.line = g.line[:0]
+	for {
+		chunk, err := g.r.ReadSlice('\n')
+		if !tooLong {
+			g.line = append(g.line, chunk...)
+			if len(g.line) > maxClientLine {
+				g.line, tooLong = g.line[:maxClientLine], true
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(g.line, []byte{'\n'}), tooLong, err
+	}
+}
+
+func (g *stdinGuard) Close() error { return g.closer.Close() }
+
+// reject answers the request on line, if it has an id, with an Invalid
+// Request error.
+func (g *stdinGuard) reject(line []byte, why string) {
+	id := topLevelID(line)
+	g.logger.Warn("rejected a client message go-sdk would end the session on", "reason", why, "id", string(id))
+	if id == nil {
+		return
+	}
+	resp, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{codeInvalidRequest, "Invalid Request: " + why}})
+	if err != nil {
+		return
+	}
+	g.out.Write(append(resp, '\n'))
+}
+
+// nestingDepth returns the deepest nesting of objects and arrays in b,
+// ignoring brackets inside strings.
+func nestingDepth(b []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range b {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// topLevelID returns the raw "id" member of the JSON object on line, found
+// without decoding the (possibly hostile) values around it, or nil. Only a
+// string or number id is returned.
+func topLevelID(line []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key, _ := tok.(string); key == "id" {
+			var id json.RawMessage
+			if dec.Decode(&id) != nil || len(id) == 0 || (id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9')) {
+				return nil
+			}
+			return id
+		}
+		if skipValue(dec) != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// skipValue reads past one value with Token, which does not limit depth.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// lockedWriter serializes writes to the client's stdout: the transport's
+// messages and the guard's errors each go out whole.
+type lockedWriter struct {
+	mu sync.Mutex // guards w
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (*lockedWriter) Close() error { return nil } // stdout is not the transport's to close
