@@ -70,6 +70,9 @@ type UpstreamOptions struct {
 	// with a server starts: its catalog may have changed while it was down.
 	OnConnected func(server string)
 	Limits      CatalogLimits
+	// StartTimeout bounds starting a server and its MCP handshake (npx
+	// may download the server first). Default 60s.
+	StartTimeout time.Duration
 	// StopGrace is how long a child gets after stdin closes before SIGTERM,
 	// and after SIGTERM before SIGKILL. Default 2s.
 	StopGrace time.Duration
@@ -94,6 +97,9 @@ func (o *UpstreamOptions) withDefaults() *UpstreamOptions {
 	}
 	if c.Limits.MaxMessageBytes <= 0 {
 		c.Limits.MaxMessageBytes = c.Limits.MaxBytes + 1<<20
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = 60 * time.Second
 	}
 	if c.StopGrace <= 0 {
 		c.StopGrace = 2 * time.Second

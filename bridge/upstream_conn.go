@@ -99,19 +99,28 @@ func dial(ctx context.Context, s ServerConfig, o *UpstreamOptions, client *mcp.C
 // exits before answering ends the attempt at once instead of at ctx's
 // deadline.
 func connectStdio(ctx context.Context, client *mcp.Client, t mcp.Transport, p *process, grace time.Duration) (*mcp.ClientSession, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	hctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		select {
 		case <-p.exited:
 			cancel()
-		case <-ctx.Done():
+		case <-hctx.Done():
 		}
 	}()
-	cs, err := client.Connect(ctx, t, nil)
+	cs, err := client.Connect(hctx, t, nil)
 	if err != nil {
+		if ctx.Err() == nil {
+			// The handshake failed on its own (the child's stdout ended, or
+			// the child exited): let the child be reaped, to say how it ended.
+			select {
+			case <-p.exited:
+			case <-time.After(time.Second):
+			}
+		}
+		st := p.exitStatus() // before stop: did it end on its own?
 		p.stop(grace)
-		if st := p.exitStatus(); st != "" {
+		if st != "" {
 			return nil, fmt.Errorf("initializing: %w before answering (%s)", ErrExited, st)
 		}
 		return nil, fmt.Errorf("initializing: %w", err)

@@ -133,8 +133,8 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 			}
 			continue
 		}
-		// The start is bounded by the call timeout, and by shutdown.
-		sctx, cancel := context.WithTimeout(ctx, up.callTimeoutLocked())
+		// The start is bounded by the start timeout, and by shutdown.
+		sctx, cancel := context.WithTimeout(ctx, up.u.opts.StartTimeout)
 		a := &startAttempt{cancel: cancel, done: make(chan struct{})}
 		up.starting = a
 		cfg := up.cfg

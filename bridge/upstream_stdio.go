@@ -43,7 +43,7 @@ func startProcess(s ServerConfig, logger *slog.Logger) (*process, error) {
 	}
 	inOwnGroup(cmd)
 
-	var childEnds, ourEnds []*os.File
+	var ends []*os.File // both ends of every pipe, closed on failure
 	closeAll := func(fs []*os.File) {
 		for _, f := range fs {
 			f.Close()
@@ -52,7 +52,7 @@ func startProcess(s ServerConfig, logger *slog.Logger) (*process, error) {
 	pipe := func() (r, w *os.File, err error) {
 		r, w, err = os.Pipe()
 		if err == nil {
-			childEnds, ourEnds = append(childEnds, r, w), append(ourEnds, r, w)
+			ends = append(ends, r, w)
 		}
 		return r, w, err
 	}
@@ -60,12 +60,12 @@ func startProcess(s ServerConfig, logger *slog.Logger) (*process, error) {
 	outR, outW, err2 := pipe()
 	errR, errW, err3 := pipe()
 	if err := errors.Join(err1, err2, err3); err != nil {
-		closeAll(ourEnds)
+		closeAll(ends)
 		return nil, fmt.Errorf("making pipes: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if err := cmd.Start(); err != nil {
-		closeAll(ourEnds)
+		closeAll(ends)
 		return nil, fmt.Errorf("starting %s: %w", s.Command, err)
 	}
 	// The child holds its own copies now.
