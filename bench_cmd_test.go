@@ -33,6 +33,9 @@ func TestBenchQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the benchmark takes about a minute")
 	}
+	if raceDetector {
+		t.Skip("-race: the figures would be the race detector's, and it would take many minutes")
+	}
 	out, _ := runBenchArgs(t, "--quick", "--json", "--laptop", laptopCatalog)
 	var rep benchReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {

@@ -208,6 +208,9 @@ func TestLoadBigCatalog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: load test")
 	}
+	if raceDetector {
+		t.Skip("-race: the race detector multiplies memory 5 to 10 times and makes a 5,000-tool index take minutes; this test measures capbridge's own")
+	}
 	const tools, discoveries = 5000, 100
 	const rssTarget = 150 << 20
 	cfg := writeConfig(t, map[string]upstream{"big": demoUpstream("--fault", fmt.Sprintf("big-catalog:%d", tools))}, nil)
