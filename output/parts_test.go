@@ -141,3 +141,36 @@ func TestShapeRefusesBadInput(t *testing.T) {
 		t.Errorf("negative ceiling: %v", err)
 	}
 }
+
+func TestShapeDropsStructuredContentThatRepeatsText(t *testing.T) {
+	const file = "line one\nline two | with a pipe\n"
+	tests := []struct {
+		name       string
+		structured any
+		wantTwice  bool
+	}{
+		{"object of the same text", map[string]any{"content": file}, false},
+		{"the same text alone", file, false},
+		{"other data", map[string]any{"content": file, "size": 31.0}, true},
+		{"a different string", map[string]any{"content": "elsewhere"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sh, err := Shape(&mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: file}},
+				StructuredContent: tt.structured,
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := sh.Text()
+			twice := strings.Count(text, "line one") > 1 || strings.Contains(text, "elsewhere")
+			if twice != tt.wantTwice {
+				t.Errorf("structured content shown again: %v, want %v; text:\n%s", twice, tt.wantTwice, text)
+			}
+			if !strings.Contains(text, file) {
+				t.Errorf("the file text is not kept byte for byte:\n%q", text)
+			}
+		})
+	}
+}

@@ -48,6 +48,9 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 			return sources, nil
 		}
 	}
+	if wrapsTexts(plain, sources) {
+		return sources, nil
+	}
 	raw, err := json.Marshal(plain)
 	if err != nil {
 		return nil, fmt.Errorf("encoding structured content: %w", err)
@@ -57,6 +60,37 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 		return nil, fmt.Errorf("reading structured content: %w", err)
 	}
 	return append(sources, source{text: compactJSON(v), value: v, isJSON: true}), nil
+}
+
+// wrapsTexts reports whether structured content only repeats text the
+// content already carries: a string, or an object of strings, each equal
+// to a text content item (server-filesystem sends a file both as text and
+// as {"content": text}). Showing it again would double the result.
+func wrapsTexts(plain any, sources []source) bool {
+	shown := func(s string) bool {
+		for _, src := range sources {
+			if _, ok := src.content.(*mcp.TextContent); ok && src.text == s {
+				return true
+			}
+		}
+		return false
+	}
+	switch p := plain.(type) {
+	case string:
+		return shown(p)
+	case map[string]any:
+		if len(p) == 0 {
+			return false
+		}
+		for _, v := range p {
+			s, ok := v.(string)
+			if !ok || !shown(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // parseJSONText decodes text holding one JSON object or array. A bare
