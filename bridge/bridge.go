@@ -162,7 +162,7 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 
 func (b *Bridge) newServer(version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "capbridge", Version: version}, &mcp.ServerOptions{
-		Logger: b.logger,
+		Logger: sdkLogger(b.logger),
 		Instructions: "capbridge connects you to many tools through two: discover_capability finds one for a task " +
 			"and run_capability runs it. Discover first whenever a task may need a tool or data you do not have.",
 	})
