@@ -88,6 +88,13 @@ type Bridge struct {
 	closed   bool                     // guarded by mu; set by Close, after which calls is closed
 }
 
+// maxPageBytes caps the page text kept behind cursors. The pager's own
+// default, 64 MiB, is nearly half the 150 MB a bridge serving 5,000 tools
+// may use in all (serve holds ~100-120 MB there before any page): the soak
+// filled it in three minutes and the heap grew with it. 16 MiB still keeps
+// ~250 results of a thousand records, the oldest evicted first.
+const maxPageBytes = 16 << 20
+
 // toolKey names one provider tool.
 type toolKey struct{ server, tool string }
 
@@ -120,7 +127,7 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 		ups:        o.Upstreams,
 		now:        o.Now,
 		handles:    newHandles(o.Now, nil),
-		pager:      output.NewPager(&output.PagerOptions{Now: o.Now}),
+		pager:      output.NewPager(&output.PagerOptions{Now: o.Now, MaxBytes: maxPageBytes}),
 		validators: newValidators(),
 		cfg:        cfg,
 		verified:   make(map[string]bool),
