@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"strings"
 	"testing"
-	"time"
 )
 
 // runBenchArgs runs `capbridge bench args...` in this process; the children
@@ -17,11 +15,11 @@ func runBenchArgs(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
 	t.Setenv(asCapbridge, "1")
 	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	err := runBench(ctx, env{args: args, stdout: &out, stderr: &errb})
+	// The test binary's -timeout bounds a run; a soak of its own length
+	// must not be cut short by a shorter one here.
+	err := runBench(t.Context(), env{args: args, stdout: &out, stderr: &errb})
 	if err != nil {
-		t.Fatalf("capbridge bench %s: %v\nstderr:\n%s", strings.Join(args, " "), err, errb.String())
+		t.Fatalf("capbridge bench %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, out.String(), errb.String())
 	}
 	return out.String(), errb.String()
 }
