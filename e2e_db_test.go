@@ -234,6 +234,7 @@ func TestServeCatalogDeletedOrReplaced(t *testing.T) {
 // a clear error naming the lock, not a crash; once the lock is gone the
 // next run succeeds.
 func TestServeCatalogLocked(t *testing.T) {
+	t.Parallel()
 	cfg := twoServers(t)
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	runCapbridge(t, "index", "--config", cfg, "--db", db)
@@ -282,6 +283,7 @@ func TestServeCatalogLocked(t *testing.T) {
 // the catalog it had; that catalog stays whole (no half-written server) and
 // passes SQLite's integrity check.
 func TestServeDiskFull(t *testing.T) {
+	t.Parallel()
 	servers := map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")}
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	runCapbridge(t, "index", "--config", writeConfig(t, servers, nil), "--db", db)
@@ -339,6 +341,7 @@ func TestServeDiskFull(t *testing.T) {
 // the same servers in the background and answer discoveries at the same
 // time: no error, and every tool each server lists is stored exactly once.
 func TestTwoServesOneCatalog(t *testing.T) {
+	t.Parallel()
 	servers := map[string]upstream{}
 	for _, name := range []string{"helpdesk", "calendar", "crm", "files"} {
 		servers[name] = demoUpstream("--server", name)

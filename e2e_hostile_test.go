@@ -87,6 +87,7 @@ func nested(depth int) json.RawMessage {
 // status) inside the budget; values arrive at the provider exactly; serve
 // stays up and its peak memory stays under maxServeHWM.
 func TestHostileInput(t *testing.T) {
+	t.Parallel()
 	catalog := hostileCatalog(t)
 	cfg := writeConfig(t, map[string]upstream{
 		"hostile":     demoUpstream("--catalog", catalog, "--server", "hostile"),

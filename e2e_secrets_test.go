@@ -21,10 +21,11 @@ import (
 // discovery, runs, servers and stats (text and --json), and finds none of
 // the secrets in any output, any answer, or the catalog file itself.
 func TestSecretsNeverShown(t *testing.T) {
+	t.Parallel()
 	envSecret := "env-secret-" + rand.Text()
 	headerSecret := "header-secret-" + rand.Text()
 	varSecret := "var-secret-" + rand.Text()
-	t.Setenv("CAPBRIDGE_TEST_SECRET", varSecret)
+	secretEnv := "CAPBRIDGE_TEST_SECRET=" + varSecret // for the children only: the test runs in parallel
 
 	helpdesk := demoUpstream("--server", "helpdesk")
 	helpdesk.Env["API_TOKEN"] = envSecret
@@ -57,6 +58,7 @@ func TestSecretsNeverShown(t *testing.T) {
 	var outputs []string
 	collect := func(name string, args ...string) {
 		cmd := capbridgeCmd(args...)
+		cmd.Env = append(cmd.Env, secretEnv)
 		out, _ := cmd.CombinedOutput() // index fails: leaky and remote cannot be listed
 		outputs = append(outputs, name+"\n"+string(out))
 	}
@@ -65,6 +67,7 @@ func TestSecretsNeverShown(t *testing.T) {
 
 	serveLog := &logBuffer{}
 	cmd := capbridgeCmd("serve", "--config", cfg, "--db", db, "--log-level", "debug")
+	cmd.Env = append(cmd.Env, secretEnv)
 	cmd.Stderr = serveLog
 	client := mcp.NewClient(&mcp.Implementation{Name: "secrets", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
