@@ -20,9 +20,13 @@ import (
 // leg's goroutine, beside the words leg.
 type plan struct {
 	intent    string
-	words     []string // query words, stop words removed
+	words     []string       // query words, stop words removed
+	docs      map[string]int // how many tools hold each known word or synonym
 	wordsExpr string
-	unknown   []string // words of three runes or more the vocabulary lacks
+	// synExpr is the words leg's second, low-weight query: synonyms of
+	// the words (see synonyms.expand); "" for none.
+	synExpr string
+	unknown []string // words of three runes or more the vocabulary lacks
 }
 
 func (p *plan) empty() bool { return len(p.words) == 0 }
@@ -48,19 +52,24 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	if len(p.words) == 0 {
 		return p
 	}
-	docs, err := s.st.Terms(ctx, p.words)
+	syns := s.syn.expand(p.words)
+	docs, err := s.st.Terms(ctx, append(slices.Clone(p.words), syns...))
 	if err != nil {
 		s.logger.Warn("search: vocabulary lookup failed", "err", err)
 		p.wordsExpr = orQuery(p.words)
 		return p
 	}
+	p.docs = docs
 	for _, w := range p.words {
 		if _, known := docs[w]; !known && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
 			p.unknown = append(p.unknown, w)
 		}
 	}
-	kept := withinBudget(p.words, docs, s.budgetDocs(ctx))
-	p.wordsExpr = orQuery(kept)
+	budget := s.budgetDocs(ctx)
+	p.wordsExpr = orQuery(withinBudget(p.words, docs, budget))
+	if s.synWeight > 0 {
+		p.synExpr = orQuery(knownWithin(syns, docs, budget))
+	}
 	return p
 }
 
@@ -94,6 +103,19 @@ func withinBudget(words []string, docs map[string]int, budget int) []string {
 		}
 	}
 	return kept
+}
+
+// knownWithin returns the synonyms worth a query: a single word the
+// catalog holds in at most budget tools (budget <= 0: any), or a phrase.
+func knownWithin(syns []string, docs map[string]int, budget int) []string {
+	var out []string
+	for _, w := range syns {
+		n, known := docs[w]
+		if strings.Contains(w, " ") || (known && (budget <= 0 || n <= budget)) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // trigramQuery is the trigram leg's expression: the unknown words and the

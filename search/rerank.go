@@ -4,20 +4,29 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
 )
 
 // boostNames multiplies the fused score of the first depth candidates by
-// 1 + boost * coverage, where coverage in [0, 1] is the share of the
-// tool's name words (stop words aside) that the intent holds. Among
-// near-duplicate tools (find_recipe, recipe_finder.find, get_vegan_recipe)
-// it prefers the one whose whole name the intent spells out. The rows it
-// reads are returned for resolve to reuse.
-func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, words []string, depth int) (map[int64]store.Tool, error) {
+//
+//	(1 + NameBoost * nameCoverage) * (1 + DescBoost * descCoverage)
+//
+// nameCoverage in [0, 1] is the share of the tool's name words (stop words
+// aside) that the intent holds: among near-duplicate tools (find_recipe,
+// recipe_finder.find, get_vegan_recipe) it prefers the one whose whole
+// name the intent spells out. descCoverage in [0, 1] is the share, by
+// rarity, of the intent's words that the tool's name and own description
+// hold: BM25 divides by the whole text's length, so a tool described in
+// one clear sentence but with many documented parameters loses to a terse
+// one that merely names a common word; what the tool says it does should
+// count first. The rows it reads are returned for resolve to reuse.
+func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, depth int) (map[int64]store.Tool, error) {
 	top := ranked[:min(depth, len(ranked))]
-	if len(top) == 0 || s.nameBoost <= 0 {
+	if len(top) == 0 || (s.nameBoost <= 0 && s.descBoost <= 0) {
 		return nil, nil
 	}
 	ids := make([]int64, len(top))
@@ -32,20 +41,101 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, words []s
 	for _, t := range tools {
 		byID[t.ID] = t
 	}
+	weights := s.rarity(ctx, p)
 	for i := range top {
-		if t, ok := byID[top[i].id]; ok {
-			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, words)
+		t, ok := byID[top[i].id]
+		if !ok {
+			continue
+		}
+		if s.nameBoost > 0 {
+			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.words, s.syn)
+		}
+		if s.descBoost > 0 {
+			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.words, weights)
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
 	return byID, nil
 }
 
+// rarity weighs each of the plan's words by its inverse document
+// frequency, ln(1 + N/docs); a word the catalog lacks weighs nothing.
+func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
+	n, _ := s.catalogSize(ctx)
+	out := make([]float64, len(p.words))
+	for i, w := range p.words {
+		if d := p.docs[w]; d > 0 {
+			out[i] = math.Log(1 + float64(max(n, d))/float64(d))
+		}
+	}
+	return out
+}
+
+// descCoverage is the weighted share of intent words that d's name or
+// description holds (matched as by wordsMatch).
+func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 {
+	pf := newPrefixSet(words(d.Name + " " + d.Desc))
+	var total, hit float64
+	for i, w := range intentWords {
+		total += weights[i]
+		if pf.matches(w) {
+			hit += weights[i]
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return hit / total
+}
+
+// prefixSet answers wordsMatch against every word of a text at once.
+type prefixSet struct {
+	whole    map[string]bool // the words
+	prefixes map[string]bool // their prefixes of 3 to 5 runes, shorter than the word
+}
+
+func newPrefixSet(ws []string) prefixSet {
+	p := prefixSet{whole: make(map[string]bool, len(ws)), prefixes: make(map[string]bool, 2*len(ws))}
+	for _, w := range ws {
+		p.whole[w] = true
+		rs := []rune(w)
+		for k := 3; k <= 5 && k < len(rs); k++ {
+			p.prefixes[string(rs[:k])] = true
+		}
+	}
+	return p
+}
+
+// matches reports whether wordsMatch(w, x) holds for some word x of the set.
+func (p prefixSet) matches(w string) bool {
+	if p.whole[w] {
+		return true
+	}
+	n := utf8.RuneCountInString(w)
+	if n < 3 || joined(w) {
+		return false
+	}
+	rs := []rune(w)
+	if n <= 5 && p.prefixes[w] { // w spans the shorter word's prefix
+		return true
+	}
+	if n > 5 && (p.prefixes[string(rs[:5])] || p.whole[string(rs[:5])]) {
+		return true
+	}
+	for k := 3; k < min(n, 5); k++ { // a shorter word that w starts with
+		if p.whole[string(rs[:k])] {
+			return true
+		}
+	}
+	return false
+}
+
 // nameCoverage is the share of name's words (stop words aside) that match
 // a word of the intent: equal, or sharing a prefix of at least three runes
 // that spans the shorter word or five runes (info/information,
-// calc/calculate, find/finder).
-func nameCoverage(name string, intentWords []string) float64 {
+// calc/calculate, find/finder), or a synonym of it (create_ticket for
+// "open a case").
+func nameCoverage(name string, intentWords []string, syn synonyms) float64 {
 	seen := make(map[string]bool)
 	total, hit := 0, 0
 	for _, nw := range nameWords(name) {
@@ -54,11 +144,9 @@ func nameCoverage(name string, intentWords []string) float64 {
 		}
 		seen[nw] = true
 		total++
-		for _, qw := range intentWords {
-			if wordsMatch(nw, qw) {
-				hit++
-				break
-			}
+		if slices.ContainsFunc(intentWords, func(qw string) bool { return wordsMatch(nw, qw) }) ||
+			slices.ContainsFunc(syn.of(nw), func(o string) bool { return slices.Contains(intentWords, o) }) {
+			hit++
 		}
 	}
 	if total == 0 {
@@ -67,9 +155,15 @@ func nameCoverage(name string, intentWords []string) float64 {
 	return float64(hit) / float64(total)
 }
 
+// wordsMatch reports whether a and b are one word for the boosts: equal,
+// or sharing a prefix of at least three runes that spans the shorter word
+// or five runes. A joined phrasal verb (login) matches only itself.
 func wordsMatch(a, b string) bool {
 	if a == b {
 		return true
+	}
+	if joined(a) || joined(b) {
+		return false
 	}
 	ra, rb := []rune(a), []rune(b)
 	need := min(len(ra), len(rb), 5)

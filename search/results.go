@@ -12,7 +12,7 @@ import (
 // results or the cut. complete says no wider candidate list could change
 // the answer (the limit or the cut was reached).
 func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
-	ceiling := s.fusion.ceiling(answered) * (1 + max(0, s.nameBoost))
+	ceiling := s.fusion.ceiling(answered) * (1 + max(0, s.nameBoost)) * (1 + max(0, s.descBoost))
 	fusedByID := make(map[int64]candidate, len(ranked))
 	for _, c := range ranked {
 		fusedByID[c.id] = c

@@ -48,13 +48,21 @@ type Options struct {
 	// 0.2; negative keeps every word.
 	MatchBudget float64
 	// NameBoost multiplies a candidate's fused score by 1 + NameBoost times
-	// the share of its name's words the intent holds (see boostNames).
-	// Default 0.3; negative turns it off.
+	// the share of its name's words the intent holds, or a synonym of
+	// them (see boostNames). Default 0.5; negative turns it off.
 	NameBoost float64
 	// TrigramAllUpTo: on a catalog of at most this many tools the trigram
 	// leg searches every word, not only the unknown ones. Default 2000;
 	// negative never.
 	TrigramAllUpTo int
+	// SynonymWeight weighs the words leg's synonym query (see expand.go)
+	// against the intent's own words. Default 0.1; negative turns
+	// synonyms off.
+	SynonymWeight float64
+	// DescBoost multiplies a candidate's fused score by 1 + DescBoost
+	// times the share (by rarity) of the intent's words its name and own
+	// description hold (see descCoverage). Default 0.3; negative turns it off.
+	DescBoost float64
 	// Cut drops results whose fused score is below Cut times the best
 	// result's: a weak tail is left out instead of padding. Default 0.2;
 	// negative keeps every result up to the limit.
@@ -75,7 +83,9 @@ const (
 	// minBudgetDocs floors the words leg's budget: on a small catalog every
 	// word is cheap, and a share of a few tools would drop useful words.
 	minBudgetDocs         = 500
-	defaultNameBoost      = 0.3
+	defaultNameBoost      = 0.5
+	defaultSynonymWeight  = 0.1
+	defaultDescBoost      = 0.5
 	defaultTrigramAllUpTo = 2000
 	// minBoostDepth is the fewest candidates boostNames looks at.
 	minBoostDepth = 20
@@ -99,6 +109,9 @@ type Searcher struct {
 	budget     float64
 	nameBoost  float64
 	trigramAll int
+	syn        synonyms
+	synWeight  float64
+	descBoost  float64
 
 	mu        sync.Mutex // guards the catalog size cache below
 	toolCount int
@@ -123,6 +136,15 @@ func New(st *store.Store, opts *Options) *Searcher {
 		budget:     o.MatchBudget,
 		nameBoost:  o.NameBoost,
 		trigramAll: o.TrigramAllUpTo,
+		syn:        newSynonyms(synonymGroups),
+		synWeight:  o.SynonymWeight,
+		descBoost:  o.DescBoost,
+	}
+	if s.synWeight == 0 {
+		s.synWeight = defaultSynonymWeight
+	}
+	if s.descBoost == 0 {
+		s.descBoost = defaultDescBoost
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -181,12 +203,14 @@ type Result struct {
 	Score float64
 	// Confidence in [0, 1] is Score divided by the highest score any tool
 	// could reach for this intent: ranked first, with the top score, by
-	// every leg that answered, and with every word of its name in the
-	// intent (sum over answering legs of weight/(k+1), times 1+NameBoost).
-	// 1 means every signal agreed this is the best match; a tool ranked
-	// first by the words leg alone, its name half spelled out, and missed
-	// by the trigram leg gets 1.15/(1.6*1.3) = 0.55. A tool the intent names exactly
-	// has confidence 1.
+	// every leg that answered, with every word of its name in the intent
+	// and every word of the intent in its description (sum over answering
+	// legs of weight/(k+1), times 1+NameBoost, times 1+DescBoost). 1 means
+	// every signal agreed this is the best match; a tool ranked first by
+	// the words leg alone, its name half spelled out, its description
+	// holding every intent word, and missed by the trigram leg gets
+	// (1.25*1.5)/(1.6*1.5*1.5) = 0.52. A tool the intent names exactly has
+	// confidence 1.
 	Confidence float64
 	// Exact says the intent named this tool (its name or server/name).
 	Exact bool
@@ -219,7 +243,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 		if err != nil {
 			return nil, err
 		}
-		read, err := s.boostNames(ctx, ranked, plan.words, max(4*limit, minBoostDepth))
+		read, err := s.boostNames(ctx, ranked, plan, max(4*limit, minBoostDepth))
 		if err != nil {
 			return nil, err
 		}
@@ -285,7 +309,7 @@ func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit
 	var err error
 	switch l {
 	case LegWords:
-		hs, err = s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
+		hs, err = s.wordHits(ctx, p, cands)
 	case LegTrigrams:
 		expr := s.trigramQuery(ctx, p)
 		if expr == "" {

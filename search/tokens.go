@@ -52,12 +52,14 @@ func humps(run string) []string {
 }
 
 // queryWords returns the distinct words of an intent worth searching for,
-// in order: stop words dropped, words over maxWordRunes dropped (no
-// tool-domain word is that long; such runs are pasted blobs).
+// in order: phrasal verbs joined (see joinPhrasal), stop words dropped,
+// words over maxWordRunes dropped (no tool-domain word is that long; such
+// runs are pasted blobs), and words the shape of a value implies (see
+// valueHints) added at the end.
 func queryWords(intent string) []string {
 	seen := make(map[string]bool)
 	var out []string
-	for _, w := range words(intent) {
+	for _, w := range append(joinPhrasal(words(intent)), valueHints(intent)...) {
 		if seen[w] || stopWords[w] || utf8.RuneCountInString(w) > maxWordRunes {
 			continue
 		}

@@ -1,0 +1,204 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/capbridge/capbridge/store"
+)
+
+// Query expansion: what an intent's words mean beyond their letters.
+//
+// Phrasal verbs are joined before stop words are dropped ("log in" ->
+// login, "set up" -> setup): their particle is a stop word, and the verb
+// alone is another word (log_call is not about logging in). A value
+// whose shape says what it is (an email address) adds the word for it.
+// The synonym table maps tool-domain words to near equivalents; they are
+// searched as a second, low-weight query of the words leg
+// (Options.SynonymWeight), since at full weight they drown the intent's own
+// words (bench NOTES: at 0.1 a synonym query helps, at 1.0 it hurts).
+
+// phrasalVerbs joins a verb form and the particle after it into one word.
+var phrasalVerbs = map[[2]string]string{
+	{"log", "in"}: "login", {"logged", "in"}: "login", {"logging", "in"}: "login",
+	{"log", "on"}: "login", {"sign", "in"}: "login", {"signed", "in"}: "login",
+	{"signing", "in"}: "login", {"sign", "on"}: "login",
+	{"log", "out"}: "logout", {"logged", "out"}: "logout", {"sign", "out"}: "logout",
+	{"signed", "out"}: "logout", {"log", "off"}: "logout",
+	{"sign", "up"}: "signup", {"signed", "up"}: "signup",
+	{"look", "up"}: "lookup", {"set", "up"}: "setup", {"back", "up"}: "backup",
+	{"lock", "out"}: "lockout", {"locked", "out"}: "lockout",
+}
+
+// joinPhrasal replaces each verb-particle pair of ws by its joined word.
+func joinPhrasal(ws []string) []string {
+	out := make([]string, 0, len(ws))
+	for i := 0; i < len(ws); i++ {
+		if i+1 < len(ws) {
+			if j, ok := phrasalVerbs[[2]string{ws[i], ws[i+1]}]; ok {
+				out = append(out, j)
+				i++
+				continue
+			}
+		}
+		out = append(out, ws[i])
+	}
+	return out
+}
+
+// joined reports whether w is the joined form of a phrasal verb. Such a
+// word matches only itself: log_call is no match for "login".
+func joined(w string) bool {
+	for _, j := range phrasalVerbs {
+		if j == w {
+			return true
+		}
+	}
+	return false
+}
+
+// valueHints returns words implied by the shape of values in the intent:
+// "email" for an email address.
+func valueHints(intent string) []string {
+	for _, f := range strings.Fields(intent) {
+		at := strings.IndexByte(f, '@')
+		if at > 0 && strings.Contains(f[at+1:], ".") {
+			return []string{"email"}
+		}
+	}
+	return nil
+}
+
+// synonymGroups are sets of tool-domain words and phrases that name the
+// same thing or action in tool descriptions. Phrases are searched as FTS5
+// phrases.
+var synonymGroups = [][]string{
+	{"create", "new", "open", "add", "make"},
+	{"case", "ticket", "issue", "incident"},
+	{"customer", "client", "user", "requester"},
+	{"login", "sign in", "log in", "signin"},
+	{"logout", "sign out", "log out"},
+	{"lockout", "locked", "lock"},
+	{"delete", "remove", "erase", "trash"},
+	{"find", "search", "lookup", "look up"},
+	{"show", "list", "display", "view"},
+	{"meeting", "event", "appointment"},
+	{"schedule", "book", "arrange", "setup"},
+	{"folder", "directory"},
+	{"reply", "respond", "answer", "comment"},
+	{"edit", "change", "update", "modify"},
+	{"close", "resolve", "solve"},
+	{"vacation", "holiday", "out of office", "leave"},
+	{"zip", "compress", "archive"},
+	{"free", "available", "availability"},
+	{"message", "post", "send"},
+	{"mail", "email"},
+}
+
+// synonyms maps each word of a group to the other members.
+type synonyms map[string][]string
+
+// newSynonyms indexes groups by member.
+func newSynonyms(groups [][]string) synonyms {
+	s := make(synonyms)
+	for _, g := range groups {
+		for _, w := range g {
+			for _, o := range g {
+				if o != w {
+					s[w] = append(s[w], o)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// of returns the synonyms of w, or of its singular ("meetings" ->
+// meeting, "cases" -> case, "directories" -> directory).
+func (s synonyms) of(w string) []string {
+	if o, ok := s[w]; ok {
+		return o
+	}
+	for _, sing := range singulars(w) {
+		if o, ok := s[sing]; ok {
+			return o
+		}
+	}
+	return nil
+}
+
+// singulars returns the forms w may have before an English plural ending.
+func singulars(w string) []string {
+	var out []string
+	if b, ok := strings.CutSuffix(w, "ies"); ok {
+		out = append(out, b+"y")
+	}
+	if b, ok := strings.CutSuffix(w, "es"); ok {
+		out = append(out, b)
+	}
+	if b, ok := strings.CutSuffix(w, "s"); ok {
+		out = append(out, b)
+	}
+	return out
+}
+
+// expand returns the synonyms of words that are not words themselves,
+// each once, in order.
+func (s synonyms) expand(words []string) []string {
+	have := make(map[string]bool, len(words))
+	for _, w := range words {
+		have[w] = true
+	}
+	var out []string
+	for _, w := range words {
+		for _, o := range s.of(w) {
+			if !have[o] {
+				have[o] = true
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// wordHits runs the words leg: the intent's words, and its synonyms as a
+// second query whose scores count Options.SynonymWeight as much. The
+// best cands tools of the sum come back, best first.
+func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hit, error) {
+	hs, err := s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
+	if err != nil || p.synExpr == "" {
+		return hs, err
+	}
+	syn, err := s.st.MatchWords(ctx, p.synExpr, s.columns, cands)
+	if err != nil {
+		return nil, err
+	}
+	return addHits(hs, syn, s.synWeight, cands), nil
+}
+
+// addHits sums a's scores and weight times b's by tool, best first, ties
+// by id, at most limit of them.
+func addHits(a, b []store.Hit, weight float64, limit int) []store.Hit {
+	at := make(map[int64]int, len(a)+len(b))
+	out := slices.Clone(a)
+	for i, h := range out {
+		at[h.ID] = i
+	}
+	for _, h := range b {
+		if i, ok := at[h.ID]; ok {
+			out[i].Score += weight * h.Score
+			continue
+		}
+		at[h.ID] = len(out)
+		out = append(out, store.Hit{ID: h.ID, Score: weight * h.Score})
+	}
+	slices.SortStableFunc(out, func(x, y store.Hit) int {
+		if c := cmp.Compare(y.Score, x.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ID, y.ID)
+	})
+	return out[:min(limit, len(out))]
+}

@@ -1,0 +1,90 @@
+package search
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/capbridge/capbridge/store"
+)
+
+func TestQueryWordsExpansion(t *testing.T) {
+	tests := []struct {
+		intent string
+		want   []string
+	}{
+		{"a customer who can't log in", []string{"customer", "login"}},
+		{"signed in users", []string{"login", "users"}},
+		{"set up a call", []string{"setup", "call"}},
+		{"log the call in the CRM", []string{"log", "call", "crm"}},
+		{"who is jane@acme.com", []string{"jane", "acme", "com", "email"}},
+		{"tweet @handle", []string{"tweet", "handle"}},
+	}
+	for _, tt := range tests {
+		if got := queryWords(tt.intent); !slices.Equal(got, tt.want) {
+			t.Errorf("queryWords(%q) = %q, want %q", tt.intent, got, tt.want)
+		}
+	}
+}
+
+func TestSynonymsExpand(t *testing.T) {
+	syn := newSynonyms([][]string{{"case", "ticket"}, {"meeting", "event"}, {"directory", "folder"}})
+	tests := []struct {
+		words, want []string
+	}{
+		{[]string{"case"}, []string{"ticket"}},
+		{[]string{"case", "ticket"}, nil},
+		{[]string{"meetings"}, []string{"event"}},
+		{[]string{"directories"}, []string{"folder"}},
+		{[]string{"weather"}, nil},
+	}
+	for _, tt := range tests {
+		if got := syn.expand(tt.words); !slices.Equal(got, tt.want) {
+			t.Errorf("expand(%q) = %q, want %q", tt.words, got, tt.want)
+		}
+	}
+}
+
+func TestAddHits(t *testing.T) {
+	a := []store.Hit{{ID: 1, Score: 5}, {ID: 2, Score: 4}}
+	b := []store.Hit{{ID: 2, Score: 20}, {ID: 3, Score: 10}}
+	got := addHits(a, b, 0.1, 2)
+	want := []store.Hit{{ID: 2, Score: 6}, {ID: 1, Score: 5}}
+	if !slices.Equal(got, want) {
+		t.Errorf("addHits = %v, want %v", got, want)
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	syn := newSynonyms([][]string{{"open", "create"}, {"case", "ticket"}})
+	tests := []struct {
+		name   string
+		intent []string
+		want   float64
+	}{
+		{"create_ticket", []string{"open", "case"}, 1},
+		{"get_customer", []string{"open", "case", "customer"}, 0.5},
+		{"log_call", []string{"login"}, 0},
+		{"calculate_area", []string{"calc", "areas"}, 1},
+	}
+	for _, tt := range tests {
+		if got := nameCoverage(tt.name, tt.intent, syn); got != tt.want {
+			t.Errorf("nameCoverage(%q, %q) = %v, want %v", tt.name, tt.intent, got, tt.want)
+		}
+	}
+	doc := store.Doc{Name: "create ticket", Desc: "Open a new support ticket (a case) for a customer."}
+	descTests := []struct {
+		intent  []string
+		weights []float64
+		want    float64
+	}{
+		{[]string{"open", "case"}, []float64{1, 3}, 1},
+		{[]string{"case", "login"}, []float64{3, 1}, 0.75},
+		{[]string{"customers"}, []float64{1}, 1},
+		{[]string{"tomorrow"}, []float64{0}, 0},
+	}
+	for _, tt := range descTests {
+		if got := descCoverage(doc, tt.intent, tt.weights); got != tt.want {
+			t.Errorf("descCoverage(%q) = %v, want %v", tt.intent, got, tt.want)
+		}
+	}
+}
