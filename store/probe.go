@@ -86,10 +86,14 @@ func probe(ctx context.Context, path string, busy time.Duration) (found, error) 
 	if h.appID != 0 && h.appID != applicationID {
 		return check(path, int(h.appID), h.version, 1)
 	}
-	if _, err := os.Stat(path + "-wal"); !h.wal || err != nil {
+	// The header decides unless the newest pages may be in the WAL only, or
+	// the file is one page without an application id: page 1 may hold an
+	// empty schema or schema entries (a view's, say), and only SQLite can
+	// tell, so that Open never converts a file to WAL and then refuses it.
+	if _, err := os.Stat(path + "-wal"); (!h.wal || err != nil) && (h.pages > 1 || h.appID != 0) {
 		objects := 0
 		if h.pages > 1 {
-			objects = 1 // page 1 holds an empty schema; more pages hold something
+			objects = 1 // more pages than page 1 hold something
 		}
 		return check(path, int(h.appID), h.version, objects)
 	}

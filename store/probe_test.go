@@ -36,7 +36,7 @@ func TestProbeReadsHeader(t *testing.T) {
 		{"capbridge newer", sqliteHeader(true, int32(schemaVersion+1), applicationID, 4096), ErrNewerSchema, 0},
 		{"capbridge older", sqliteHeader(true, 0, applicationID, 4096), nil, 0},
 		{"foreign id", sqliteHeader(true, 1, 0x12345678, 4096), ErrNotCatalog, 0},
-		{"no id, one page", sqliteHeader(false, 0, 0, 4096-headerSize), nil, 0},
+		{"no id, one zeroed page", sqliteHeader(false, 0, 0, 4096-headerSize), ErrNotCatalog, 0}, // SQLite is asked: page 1 is no b-tree
 		{"no id, tables", sqliteHeader(false, 0, 0, 3*4096), ErrNotCatalog, 0},
 		{"truncated header", sqliteHeader(false, 0, 0, 0)[:50], ErrNotCatalog, 0},
 		{"no magic", bytes.Repeat([]byte("x"), 200), ErrNotCatalog, 0},
