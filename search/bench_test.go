@@ -116,9 +116,6 @@ func BenchmarkSearch(b *testing.B) {
 						b.Fatal(rep.EmbedErr)
 					}
 				}
-				if err := optimizeIndex(ctx, st.Path()); err != nil {
-					b.Fatal(err)
-				}
 				s := New(st, &Options{Embedder: emb})
 				took := make([]time.Duration, 0, b.N)
 				cpu := processCPU()

@@ -94,9 +94,6 @@ func LoadCatalog(ctx context.Context, st *store.Store, r io.Reader, opts *Ingest
 		}
 		stored += rep.Stored
 	}
-	if err := optimizeIndex(ctx, st.Path()); err != nil {
-		return stored, fmt.Errorf("loading catalog: %w", err)
-	}
 	return stored, nil
 }
 

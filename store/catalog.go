@@ -52,7 +52,9 @@ const StateStored = "stored"
 // ReplaceCatalog replaces srv's whole catalog in one transaction: the
 // server row (fingerprint, state, last error, bytes, last listed), its
 // tools, and their word, trigram, vocabulary and vector rows. If anything
-// fails, the previous catalog stays whole.
+// fails, the previous catalog stays whole. When search rows changed, the
+// search index is merged in the same transaction, so that searches do not
+// walk one index segment per write.
 //
 // A tool whose name was already stored keeps its id, and keeps its search
 // and vector rows when its Doc is unchanged, so a refresh that changes
@@ -91,7 +93,7 @@ ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint, state = exc
 		if err := w.replace(ctx, srv.Name, old, tools); err != nil {
 			return err
 		}
-		return w.applyTerms(ctx)
+		return w.finish(ctx)
 	})
 }
 
@@ -114,7 +116,7 @@ func (s *Store) RemoveServer(ctx context.Context, name string) error {
 				return err
 			}
 		}
-		if err := w.applyTerms(ctx); err != nil {
+		if err := w.finish(ctx); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM servers WHERE name = ?", name)

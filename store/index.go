@@ -55,6 +55,9 @@ type indexWriter struct {
 	deleteVector                       *sql.Stmt
 
 	terms map[string]int // word -> change in the number of tools holding it
+	// dirty says a search row was added or removed: the search index
+	// needs merging (see optimizeSearch).
+	dirty bool
 }
 
 func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
@@ -194,6 +197,7 @@ func (w *indexWriter) index(ctx context.Context, id int64, d Doc) error {
 	for word := range vocabulary(d) {
 		w.terms[word]++
 	}
+	w.dirty = true
 	return nil
 }
 
@@ -216,7 +220,21 @@ func (w *indexWriter) unindex(ctx context.Context, o storedDoc) error {
 	for word := range vocabulary(o.doc) {
 		w.terms[word]--
 	}
+	w.dirty = true
 	return nil
+}
+
+// finish writes the vocabulary changes and, when search rows changed,
+// merges the search index.
+func (w *indexWriter) finish(ctx context.Context) error {
+	if err := w.applyTerms(ctx); err != nil {
+		return err
+	}
+	if !w.dirty {
+		return nil
+	}
+	w.dirty = false
+	return optimizeSearch(ctx, w.tx)
 }
 
 // applyTerms writes the summed vocabulary changes: new words get a row and
