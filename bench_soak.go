@@ -52,6 +52,7 @@ type soakCounts struct {
 type soakSample struct {
 	at                      time.Duration
 	rss, heap               int64
+	goHeld                  int64 // memory the Go runtime holds from the OS (Sys - HeapReleased)
 	goroutines, fds, childs int
 	gauges                  bridge.Gauges
 }
@@ -107,8 +108,8 @@ func runSoak(ctx context.Context, procs benchProcs, d time.Duration, w io.Writer
 	interval := min(30*time.Second, max(d/4, time.Second))
 	fmt.Fprintf(w, "capbridge bench --soak %v: %d workers; helpdesk, calendar and crm crash at a random call of each process, files is healthy; a sample every %v\n",
 		d, soakWorkers, interval)
-	fmt.Fprintln(w, "| at | RSS | heap | goroutines | fds | children | action ids | paged results | cursors | page bytes | discoveries | runs | ok | upstream_error | other | misses | protocol errors |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "| at | RSS | Go-held | heap | goroutines | fds | children | action ids | paged results | cursors | page bytes | discoveries | runs | ok | upstream_error | other | misses | protocol errors |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	var counts soakCounts
 	start := time.Now()
 	runCtx, stopRun := context.WithTimeout(ctx, d)
@@ -235,7 +236,7 @@ func sampleSoak(at time.Duration, b *bridge.Bridge) soakSample {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	pid := os.Getpid()
-	s := soakSample{at: at, heap: int64(m.HeapAlloc), goroutines: runtime.NumGoroutine(), childs: len(childPids(pid))}
+	s := soakSample{at: at, heap: int64(m.HeapAlloc), goHeld: int64(m.Sys - m.HeapReleased), goroutines: runtime.NumGoroutine(), childs: len(childPids(pid))}
 	if b != nil {
 		s.gauges = b.Gauges()
 	}
@@ -245,8 +246,8 @@ func sampleSoak(at time.Duration, b *bridge.Bridge) soakSample {
 }
 
 func printSample(w io.Writer, s soakSample, c *soakCounts) {
-	fmt.Fprintf(w, "| %v | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",
-		s.at.Round(time.Second), mib(s.rss), mib(s.heap), s.goroutines, s.fds, s.childs,
+	fmt.Fprintf(w, "| %v | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",
+		s.at.Round(time.Second), mib(s.rss), mib(s.goHeld), mib(s.heap), s.goroutines, s.fds, s.childs,
 		s.gauges.Handles, s.gauges.PagedResults, s.gauges.Cursors, s.gauges.PageBytes,
 		c.discoveries.Load(), c.runs.Load(), c.ok.Load(), c.upstreamErrors.Load(), c.otherStatus.Load(), c.misses.Load(), c.protocolErrors.Load())
 }
