@@ -33,6 +33,7 @@ const (
 	msgSchemaChanged = "The tool's input schema changed since this card was made. Call discover_capability again for the current card."
 	msgCursorExpired = "This cursor has expired (pages are kept 10 minutes). Run the tool again for a fresh result."
 	msgCursorUnknown = "Unknown cursor. Use the cursor exactly as a truncated result's last line gives it, or run the tool again."
+	msgCatalogLocked = "The tool was not run: capbridge's catalog is locked by another capbridge process writing it. Try again in a moment."
 )
 
 // Telemetry outcomes beside the failure statuses.
@@ -77,6 +78,11 @@ func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args ru
 	case errors.Is(err, store.ErrNotFound):
 		b.indexer.request(act.server)
 		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgSchemaChanged))
+	case errors.Is(err, store.ErrLocked):
+		// The server answered; the catalog could not be written. Saying the
+		// server failed would send the model (and the user) the wrong way.
+		b.logger.Warn("catalog locked while checking a tool before a run", "server", act.server, "tool", act.tool, "err", err)
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
 	case err != nil:
 		return b.refuse(act, statusUpstreamError, upstreamFailure(act.server, err))
 	}
