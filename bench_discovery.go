@@ -60,7 +60,7 @@ func benchCatalogLines(ctx context.Context, files []string, want int) ([]catalog
 			return nil, "", fmt.Errorf("reading bench catalog %s: %w", f, err)
 		}
 		all = append(all, lines...)
-		names = append(names, filepath.Base(f))
+		names = append(names, filepath.Join(filepath.Base(filepath.Dir(f)), filepath.Base(f)))
 	}
 	return all, strings.Join(names, " + "), nil
 }
