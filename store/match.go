@@ -33,7 +33,7 @@ func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64,
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.stmts.query(ctx, `
 SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words
 WHERE tool_words MATCH ? ORDER BY r LIMIT ?`,
 		weights[0], weights[1], weights[2], weights[3], weights[4], expr, sqlLimit(limit))
@@ -51,7 +51,7 @@ func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hi
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.stmts.query(ctx, `
 SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams
 WHERE tool_trigrams MATCH ? ORDER BY r LIMIT ?`, expr, sqlLimit(limit))
 	if err != nil {
@@ -68,7 +68,7 @@ func (s *Store) NearTerms(ctx context.Context, expr string, limit int) ([]Term, 
 		return nil, nil
 	}
 	op := fmt.Sprintf("finding terms near %q", expr)
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.stmts.query(ctx, `
 SELECT t.term, t.docs FROM (
 	SELECT rowid, rank FROM terms_trigrams WHERE terms_trigrams MATCH ? ORDER BY rank LIMIT ?
 ) f JOIN terms t ON t.id = f.rowid ORDER BY f.rank`, expr, sqlLimit(limit))
@@ -106,7 +106,7 @@ func (s *Store) Terms(ctx context.Context, words []string) (map[string]int, erro
 	if err != nil {
 		return nil, fmt.Errorf("counting terms: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx,
+	rows, err := s.stmts.query(ctx,
 		"SELECT term, docs FROM terms WHERE term IN (SELECT value FROM json_each(?))", string(list))
 	if err != nil {
 		return nil, s.wrap("counting terms", err)

@@ -75,7 +75,7 @@ func (s *Store) ToolsByID(ctx context.Context, ids []int64) ([]Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading tools by id: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+toolColumns+
+	rows, err := s.stmts.query(ctx, "SELECT "+toolColumns+
 		" FROM tools WHERE id IN (SELECT value FROM json_each(?))", string(list))
 	if err != nil {
 		return nil, s.wrap("reading tools by id", err)

@@ -65,6 +65,9 @@ type Store struct {
 	db     *sql.DB
 	logger *slog.Logger
 
+	// stmts holds the prepared statements searches reuse.
+	stmts *stmtCache
+
 	// writes holds one token while this process runs a write transaction,
 	// so in-process writers queue here (honouring their contexts) rather
 	// than spinning in SQLite's busy handler against each other.
@@ -105,7 +108,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
-	s := &Store{path: abs, db: db, logger: o.Logger, writes: make(chan struct{}, 1)}
+	s := &Store{path: abs, db: db, logger: o.Logger, stmts: newStmtCache(db), writes: make(chan struct{}, 1)}
 	if err := s.useWAL(ctx, o.BusyTimeout); err != nil {
 		db.Close()
 		return nil, err
@@ -121,6 +124,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.stmts.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("closing catalog %s: %w", s.path, err)
 	}

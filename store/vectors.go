@@ -224,7 +224,7 @@ func (s *Store) NearestVectors(ctx context.Context, vec []float32, k int) ([]Hit
 	if k <= 0 {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx,
+	rows, err := s.stmts.query(ctx,
 		"SELECT rowid, distance FROM tool_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
 		encodeVector(vec), k)
 	if err != nil {
