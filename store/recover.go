@@ -77,6 +77,7 @@ func isCorrupt(err error) bool {
 // newer capbridge with [ErrNewerSchema], a locked one with [ErrLocked], as
 // Open fails.
 func OpenChecked(ctx context.Context, path string, opts *Options) (st *Store, moved string, err error) {
+	checked, _ := os.Stat(path) // nil when there is no file yet
 	st, err = Open(ctx, path, opts)
 	if err == nil {
 		err = st.Check(ctx)
@@ -90,6 +91,12 @@ func OpenChecked(ctx context.Context, path string, opts *Options) (st *Store, mo
 	}
 	if !ownCatalog(path) {
 		return nil, "", err
+	}
+	if now, serr := os.Stat(path); serr == nil && checked != nil && !os.SameFile(checked, now) {
+		// Another capbridge moved the damaged file aside and made a new
+		// catalog meanwhile: use that one rather than move it too.
+		st, err = Open(ctx, path, opts)
+		return st, "", err
 	}
 	moved, merr := moveAside(path, time.Now())
 	if merr != nil {
