@@ -48,13 +48,13 @@ func joinPhrasal(ws []string) []string {
 	return out
 }
 
-// joined reports whether w is the joined form of a phrasal verb. Such a
-// word matches only itself: log_call is no match for "login".
+// joined reports whether w is the joined form of a phrasal verb (a value
+// of phrasalVerbs). Such a word matches only itself: log_call is no match
+// for "login".
 func joined(w string) bool {
-	for _, j := range phrasalVerbs {
-		if j == w {
-			return true
-		}
+	switch w {
+	case "login", "logout", "signup", "lookup", "setup", "backup", "lockout":
+		return true
 	}
 	return false
 }

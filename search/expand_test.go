@@ -88,3 +88,58 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinedCoversPhrasalVerbs keeps joined's list in step with the table.
+func TestJoinedCoversPhrasalVerbs(t *testing.T) {
+	for pair, j := range phrasalVerbs {
+		if !joined(j) {
+			t.Errorf("joined(%q) = false for %q", j, pair)
+		}
+	}
+	if joined("log") {
+		t.Error(`joined("log") = true`)
+	}
+}
+
+func TestSynonymsWithin(t *testing.T) {
+	docs := map[string]int{"ticket": 40, "issue": 10, "case": 5, "sign": 30, "out": 12, "office": 8}
+	tests := []struct {
+		name   string
+		syns   []string
+		kept   []string
+		budget int
+		want   []string
+	}{
+		{"rarest first within what is left", []string{"ticket", "issue"}, []string{"case"}, 20, []string{"issue"}},
+		{"no budget keeps all known", []string{"ticket", "issue", "incident"}, nil, 0, []string{"issue", "ticket"}},
+		{"phrase counts as its rarest long word", []string{"out of office", "sign in", "log out"}, nil, 20, []string{"out of office"}},
+		{"budget spent by the intent's words", []string{"issue"}, []string{"ticket"}, 45, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := synonymsWithin(tt.syns, docs, tt.kept, tt.budget); !slices.Equal(got, tt.want) {
+				t.Errorf("synonymsWithin = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestKnownForm(t *testing.T) {
+	docs := map[string]int{"meeting": 3, "close": 2, "directory": 4}
+	tests := []struct {
+		word string
+		want bool
+	}{
+		{"meeting", true},
+		{"meetings", true},
+		{"closing", true},
+		{"closed", true},
+		{"directories", true},
+		{"meetng", false},
+	}
+	for _, tt := range tests {
+		if got := knownForm(tt.word, docs); got != tt.want {
+			t.Errorf("knownForm(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}

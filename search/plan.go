@@ -53,7 +53,14 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		return p
 	}
 	syns := s.syn.expand(p.words)
-	docs, err := s.st.Terms(ctx, append(slices.Clone(p.words), syns...))
+	asked := slices.Clone(p.words)
+	for _, w := range p.words {
+		asked = append(asked, stems(w)...)
+	}
+	for _, w := range syns {
+		asked = append(asked, strings.Fields(w)...) // a phrase's words
+	}
+	docs, err := s.st.Terms(ctx, asked)
 	if err != nil {
 		s.logger.Warn("search: vocabulary lookup failed", "err", err)
 		p.wordsExpr = orQuery(p.words)
@@ -61,16 +68,44 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	}
 	p.docs = docs
 	for _, w := range p.words {
-		if _, known := docs[w]; !known && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
+		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
 			p.unknown = append(p.unknown, w)
 		}
 	}
 	budget := s.budgetDocs(ctx)
-	p.wordsExpr = orQuery(withinBudget(p.words, docs, budget))
+	kept := withinBudget(p.words, docs, budget)
+	p.wordsExpr = orQuery(kept)
 	if s.synWeight > 0 {
-		p.synExpr = orQuery(knownWithin(syns, docs, budget))
+		p.synExpr = orQuery(synonymsWithin(syns, docs, kept, budget))
 	}
 	return p
+}
+
+// stems returns shorter forms w may take without an English inflection
+// ending: meetings -> meeting, closing -> clos, close (see singulars).
+func stems(w string) []string {
+	out := singulars(w)
+	for _, suf := range [...]string{"ing", "ed"} {
+		if b, ok := strings.CutSuffix(w, suf); ok && utf8.RuneCountInString(b) >= minTrigramRunes {
+			out = append(out, b, b+"e")
+		}
+	}
+	return out
+}
+
+// knownForm reports whether the vocabulary holds w or one of its stems:
+// such a word is no typo (porter stemming finds its other forms), so it
+// needs neither the trigram leg nor a correction.
+func knownForm(w string, docs map[string]int) bool {
+	if _, ok := docs[w]; ok {
+		return true
+	}
+	for _, st := range stems(w) {
+		if _, ok := docs[st]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // minKeptWords is how many of the rarest words the words leg always keeps.
@@ -105,15 +140,42 @@ func withinBudget(words []string, docs map[string]int, budget int) []string {
 	return kept
 }
 
-// knownWithin returns the synonyms worth a query: a single word the
-// catalog holds in at most budget tools (budget <= 0: any), or a phrase.
-func knownWithin(syns []string, docs map[string]int, budget int) []string {
-	var out []string
-	for _, w := range syns {
-		n, known := docs[w]
-		if strings.Contains(w, " ") || (known && (budget <= 0 || n <= budget)) {
-			out = append(out, w)
+// synonymsWithin returns the synonyms worth a query, rarest first, while
+// the document counts they add stay within what the kept words of the
+// intent left of budget (budget <= 0: no bound). A synonym the catalog
+// lacks is left out; a phrase counts as its rarest word of three runes
+// or more (shorter ones are not in the vocabulary).
+func synonymsWithin(syns []string, docs map[string]int, kept []string, budget int) []string {
+	left := budget
+	for _, w := range kept {
+		left -= docs[w]
+	}
+	count := func(syn string) int {
+		n := 0
+		for _, w := range strings.Fields(syn) {
+			if utf8.RuneCountInString(w) < minTrigramRunes {
+				continue
+			}
+			d, ok := docs[w]
+			if !ok {
+				return 0
+			}
+			if n == 0 || d < n {
+				n = d
+			}
 		}
+		return n
+	}
+	byDocs := slices.Clone(syns)
+	slices.SortStableFunc(byDocs, func(a, b string) int { return count(a) - count(b) })
+	var out []string
+	for _, w := range byDocs {
+		n := count(w)
+		if n == 0 || (budget > 0 && n > left) {
+			continue
+		}
+		left -= n
+		out = append(out, w)
 	}
 	return out
 }

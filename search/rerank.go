@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
@@ -72,62 +73,30 @@ func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
 }
 
 // descCoverage is the weighted share of intent words that d's name or
-// description holds (matched as by wordsMatch).
+// description holds (matched as by wordsMatch). It scans the text once,
+// allocating little: it runs on every candidate boostNames reads.
 func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 {
-	pf := newPrefixSet(words(d.Name + " " + d.Desc))
-	var total, hit float64
-	for i, w := range intentWords {
-		total += weights[i]
-		if pf.matches(w) {
-			hit += weights[i]
-		}
+	var total float64
+	for _, w := range weights {
+		total += w
 	}
 	if total == 0 {
 		return 0
 	}
+	covered := make([]bool, len(intentWords))
+	var hit float64
+	for _, text := range [...]string{d.Name, d.Desc} {
+		for _, tok := range alnumRuns(text) {
+			tok = strings.ToLower(tok)
+			for i, w := range intentWords {
+				if !covered[i] && wordsMatch(w, tok) {
+					covered[i] = true
+					hit += weights[i]
+				}
+			}
+		}
+	}
 	return hit / total
-}
-
-// prefixSet answers wordsMatch against every word of a text at once.
-type prefixSet struct {
-	whole    map[string]bool // the words
-	prefixes map[string]bool // their prefixes of 3 to 5 runes, shorter than the word
-}
-
-func newPrefixSet(ws []string) prefixSet {
-	p := prefixSet{whole: make(map[string]bool, len(ws)), prefixes: make(map[string]bool, 2*len(ws))}
-	for _, w := range ws {
-		p.whole[w] = true
-		rs := []rune(w)
-		for k := 3; k <= 5 && k < len(rs); k++ {
-			p.prefixes[string(rs[:k])] = true
-		}
-	}
-	return p
-}
-
-// matches reports whether wordsMatch(w, x) holds for some word x of the set.
-func (p prefixSet) matches(w string) bool {
-	if p.whole[w] {
-		return true
-	}
-	n := utf8.RuneCountInString(w)
-	if n < 3 || joined(w) {
-		return false
-	}
-	rs := []rune(w)
-	if n <= 5 && p.prefixes[w] { // w spans the shorter word's prefix
-		return true
-	}
-	if n > 5 && (p.prefixes[string(rs[:5])] || p.whole[string(rs[:5])]) {
-		return true
-	}
-	for k := 3; k < min(n, 5); k++ { // a shorter word that w starts with
-		if p.whole[string(rs[:k])] {
-			return true
-		}
-	}
-	return false
 }
 
 // nameCoverage is the share of name's words (stop words aside) that match
@@ -165,15 +134,15 @@ func wordsMatch(a, b string) bool {
 	if joined(a) || joined(b) {
 		return false
 	}
-	ra, rb := []rune(a), []rune(b)
-	need := min(len(ra), len(rb), 5)
-	if need < 3 {
-		return false
-	}
-	for i := range need {
-		if ra[i] != rb[i] {
+	// Compare the first min(runes(a), runes(b), 5) runes; at least 3.
+	n := 0
+	for ; n < 5 && a != "" && b != ""; n++ {
+		ra, sa := utf8.DecodeRuneInString(a)
+		rb, sb := utf8.DecodeRuneInString(b)
+		if ra != rb {
 			return false
 		}
+		a, b = a[sa:], b[sb:]
 	}
-	return true
+	return n >= 3
 }
