@@ -140,9 +140,15 @@ func withinBudget(words []string, docs map[string]int, budget int) []string {
 	return kept
 }
 
+// synonymShare: the synonym query may match at most 1/synonymShare of the
+// words leg's budget; at weight 0.1 it adds little, and matched rows
+// cost BM25 time.
+const synonymShare = 4
+
 // synonymsWithin returns the synonyms worth a query, rarest first, while
 // the document counts they add stay within what the kept words of the
-// intent left of budget (budget <= 0: no bound). A synonym the catalog
+// intent left of budget, and within budget/synonymShare (budget <= 0: no
+// bound). A synonym the catalog
 // lacks is left out; a phrase counts as its rarest word of three runes
 // or more (shorter ones are not in the vocabulary).
 func synonymsWithin(syns []string, docs map[string]int, kept []string, budget int) []string {
@@ -150,6 +156,7 @@ func synonymsWithin(syns []string, docs map[string]int, kept []string, budget in
 	for _, w := range kept {
 		left -= docs[w]
 	}
+	left = min(left, budget/synonymShare)
 	count := func(syn string) int {
 		n := 0
 		for _, w := range strings.Fields(syn) {
