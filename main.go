@@ -78,6 +78,7 @@ func commands() []command {
 		{name: "add", brief: "add a server to the config", run: runAdd},
 		{name: "remove", brief: "remove a server from the config", run: runRemove},
 		{name: "demo", brief: "the whole flow on the built-in demo catalog", run: runDemo},
+		{name: "bench", brief: "the standing benchmark: latency, start-up, memory", run: runBench},
 		{name: "version", brief: "print the version and module versions", run: runVersion},
 		{name: "demo-server", brief: "run the demo MCP server over stdio", hidden: true, run: runDemoServer},
 	}
