@@ -198,6 +198,7 @@ type bigFigures struct {
 	tools            int
 	index, refresh   indexFigures
 	servePeak        int64 // serve's VmHWM after the discoveries
+	runPeak          int64 // serve's VmHWM after a first run on the server
 	discoveries      int
 	discP50, discP95 time.Duration // over stdio, through the bridge
 }
@@ -235,6 +236,19 @@ func (p benchProcs) bigCatalog(ctx context.Context, n, discoveries int) (bigFigu
 	}
 	f.discP50, f.discP95 = percentile(took, 50), percentile(took, 95)
 	if f.servePeak, err = procStatusBytes(cmd.Process.Pid, "VmHWM"); err != nil {
+		return f, err
+	}
+	// A first run starts the server, and the bridge re-lists and
+	// re-indexes its catalog before calling (drift check).
+	id, err := discoverID(ctx, cs, "big/billing_export_invoice_00007", "big", "billing_export_invoice_00007")
+	if err != nil {
+		return f, err
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_capability", Arguments: map[string]any{"actionId": id, "params": map[string]any{"invoice_field_01": "x"}}})
+	if err := toolOK(res, err); err != nil {
+		return f, fmt.Errorf("first run on the %d-tool server: %w", n, err)
+	}
+	if f.runPeak, err = procStatusBytes(cmd.Process.Pid, "VmHWM"); err != nil {
 		return f, err
 	}
 	return f, nil
