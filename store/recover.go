@@ -76,7 +76,38 @@ func isCorrupt(err error) bool {
 // whose header is too damaged to say) fails with [ErrNotCatalog], one of a
 // newer capbridge with [ErrNewerSchema], a locked one with [ErrLocked], as
 // Open fails.
-func OpenChecked(ctx context.Context, path string, opts *Options) (st *Store, moved string, err error) {
+//
+// Two processes may find the same damaged file at once: one moves it aside
+// and creates the new catalog while the other's attempt fails on the file
+// changing under it; an attempt that failed while the file at path was
+// replaced is retried, for up to about a second.
+func OpenChecked(ctx context.Context, path string, opts *Options) (*Store, string, error) {
+	for wait := 50 * time.Millisecond; ; wait *= 2 {
+		before, _ := os.Stat(path)
+		st, moved, err := openChecked(ctx, path, opts)
+		after, _ := os.Stat(path)
+		if err == nil || wait > 500*time.Millisecond || sameFile(before, after) {
+			return st, moved, err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, "", fmt.Errorf("opening catalog %s: %w", path, ctx.Err())
+		}
+	}
+}
+
+// sameFile reports whether two stats of one path found the same file (or
+// both found none).
+func sameFile(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b)
+}
+
+// openChecked is one attempt of OpenChecked.
+func openChecked(ctx context.Context, path string, opts *Options) (st *Store, moved string, err error) {
 	checked, _ := os.Stat(path) // nil when there is no file yet
 	st, err = Open(ctx, path, opts)
 	if err == nil {
@@ -92,10 +123,11 @@ func OpenChecked(ctx context.Context, path string, opts *Options) (st *Store, mo
 	if !ownCatalog(path) {
 		return nil, "", err
 	}
-	if now, serr := os.Stat(path); serr == nil && checked != nil && !os.SameFile(checked, now) {
+	if now, _ := os.Stat(path); !sameFile(checked, now) {
 		// Another capbridge moved the damaged file aside and made a new
-		// catalog meanwhile: use that one rather than move it too.
-		st, err = Open(ctx, path, opts)
+		// catalog meanwhile: use that one rather than move it too, once
+		// its maker has finished creating it.
+		st, err = openSettled(ctx, path, opts)
 		return st, "", err
 	}
 	moved, merr := moveAside(path, time.Now())
@@ -107,6 +139,23 @@ func OpenChecked(ctx context.Context, path string, opts *Options) (st *Store, mo
 		return nil, moved, fmt.Errorf("creating a new catalog after moving the damaged one to %s: %w", moved, err)
 	}
 	return st, moved, nil
+}
+
+// openSettled opens a catalog another process is creating: for a moment
+// SQLite may find it half made, so a corrupt or busy answer is retried for
+// up to a second.
+func openSettled(ctx context.Context, path string, opts *Options) (*Store, error) {
+	for wait := 20 * time.Millisecond; ; wait *= 2 {
+		st, err := Open(ctx, path, opts)
+		if err == nil || wait > 500*time.Millisecond || !(isCorrupt(err) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrLocked)) {
+			return st, err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("opening catalog %s: %w", path, ctx.Err())
+		}
+	}
 }
 
 // ownCatalog reports whether the file at path starts with a SQLite header
