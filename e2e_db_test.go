@@ -381,3 +381,52 @@ func TestTwoServesOneCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoServesOneDamagedCatalog: two serve processes start together on one
+// damaged catalog. The damaged file is moved aside once (the second serve
+// does not move the first one's new catalog away too), and both answer from
+// the rebuilt catalog.
+func TestTwoServesOneDamagedCatalog(t *testing.T) {
+	t.Parallel()
+	cfg := twoServers(t)
+	db := filepath.Join(t.TempDir(), "catalog.db")
+	runCapbridge(t, "index", "--config", cfg, "--db", db)
+	info, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(db, info.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	sessions := make([]*mcp.ClientSession, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := capbridgeCmd("serve", "--config", cfg, "--db", db, "--log-level", "warn")
+			cmd.Stderr = testWriter{t}
+			client := mcp.NewClient(&mcp.Implementation{Name: "capbridge-e2e", Version: "1"}, nil)
+			sessions[i], errs[i] = client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+		}()
+	}
+	wg.Wait()
+	for i, cs := range sessions {
+		if errs[i] != nil {
+			t.Fatalf("serve %d did not start on the damaged catalog: %v", i, errs[i])
+		}
+		t.Cleanup(func() { cs.Close() })
+	}
+	for _, cs := range sessions {
+		useBoth(t, cs)
+	}
+	if aside, _ := filepath.Glob(db + ".corrupt-*"); len(aside) != 1 {
+		t.Errorf("two serves on one damaged catalog moved %d files aside (%v), want 1", len(aside), aside)
+	}
+	for _, name := range []string{"helpdesk", "calendar"} {
+		if st := serverStatusOf(t, cfg, db, name); st.State != "stored" || st.Tools == 0 {
+			t.Errorf("%s is %q with %d tools in the rebuilt catalog", name, st.State, st.Tools)
+		}
+	}
+}
