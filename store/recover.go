@@ -123,6 +123,11 @@ func openChecked(ctx context.Context, path string, opts *Options) (st *Store, mo
 	if !ownCatalog(path) {
 		return nil, "", err
 	}
+	unlock, lerr := lockRecovery(path)
+	if lerr != nil {
+		return nil, "", fmt.Errorf("%w (and %w)", err, lerr)
+	}
+	defer unlock()
 	if now, _ := os.Stat(path); !sameFile(checked, now) {
 		// Another capbridge moved the damaged file aside and made a new
 		// catalog meanwhile: use that one rather than move it too, once
