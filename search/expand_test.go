@@ -144,3 +144,24 @@ func TestKnownForm(t *testing.T) {
 		}
 	}
 }
+
+func TestTypoCandidate(t *testing.T) {
+	intent := "Weather in Melbourne next weeek, about 10cm of rain? ask NASA"
+	named := writtenAsNames(intent)
+	tests := []struct {
+		word string
+		want bool
+	}{
+		{"weeek", true},
+		{"weather", true}, // capitalized first: says nothing
+		{"melbourne", false},
+		{"nasa", false},
+		{"10cm", false},
+		{"rain", false}, // too short to correct
+	}
+	for _, tt := range tests {
+		if got := typoCandidate(tt.word, named); got != tt.want {
+			t.Errorf("typoCandidate(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}

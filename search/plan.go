@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
@@ -27,6 +28,9 @@ type plan struct {
 	// the words (see synonyms.expand); "" for none.
 	synExpr string
 	unknown []string // words of three runes or more the vocabulary lacks
+	// fixable are the unknown words that may be typos of catalog words
+	// (see typoCandidate).
+	fixable []string
 }
 
 func (p *plan) empty() bool { return len(p.words) == 0 }
@@ -67,9 +71,13 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		return p
 	}
 	p.docs = docs
+	named := writtenAsNames(intent)
 	for _, w := range p.words {
 		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
 			p.unknown = append(p.unknown, w)
+			if typoCandidate(w, named) {
+				p.fixable = append(p.fixable, w)
+			}
 		}
 	}
 	budget := s.budgetDocs(ctx)
@@ -201,12 +209,35 @@ func (s *Searcher) trigramQuery(ctx context.Context, p *plan) string {
 				terms = append(terms, w)
 			}
 		}
-		return orQuery(append(terms, s.corrections(ctx, p.unknown)...))
+		return orQuery(append(terms, s.corrections(ctx, p.fixable)...))
 	}
 	if len(p.unknown) == 0 {
 		return ""
 	}
-	return orQuery(append(slices.Clone(p.unknown), s.corrections(ctx, p.unknown)...))
+	return orQuery(append(slices.Clone(p.unknown), s.corrections(ctx, p.fixable)...))
+}
+
+// typoCandidate reports whether unknown word w may be a misspelled
+// catalog word worth a near-term lookup: minFixRunes or longer, no digit
+// (units and ids: 10cm, brca1), and not written as a name (Melbourne,
+// GPS): names are not misspelled tool words, and they are most of the
+// unknown words of real intents.
+func typoCandidate(w string, named map[string]bool) bool {
+	return utf8.RuneCountInString(w) >= minFixRunes && !named[w] &&
+		!strings.ContainsFunc(w, unicode.IsDigit)
+}
+
+// writtenAsNames returns the words of intent, lowercased, that it writes
+// with a capital initial anywhere but first (the first word's capital
+// says nothing).
+func writtenAsNames(intent string) map[string]bool {
+	out := make(map[string]bool)
+	for i, run := range alnumRuns(intent) {
+		if r, _ := utf8.DecodeRuneInString(run); i > 0 && unicode.IsUpper(r) {
+			out[strings.ToLower(run)] = true
+		}
+	}
+	return out
 }
 
 // corrections maps unknown words (minFixRunes or more, at most
