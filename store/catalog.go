@@ -18,6 +18,9 @@ type Server struct {
 	Tools       int   // stored (not refused) tools; filled by Servers
 	Refused     int   // refused tools; filled by Servers
 	Bytes       int64 // bytes of the raw catalog as listed
+	// Listing identifies the catalog as listed (a digest the caller
+	// computes); "" when unknown. See [Store.TouchCatalog].
+	Listing string
 }
 
 // Doc is the prepared search text of one tool, one field per FTS5 column.
@@ -73,11 +76,12 @@ func (s *Store) ReplaceCatalog(ctx context.Context, srv Server, tools []Tool) er
 	}
 	return s.write(ctx, fmt.Sprintf("replacing catalog of %q", srv.Name), func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `
-INSERT INTO servers (name, fingerprint, state, last_listed, last_error, bytes)
-VALUES (?, ?, ?, ?, ?, ?)
+INSERT INTO servers (name, fingerprint, state, last_listed, last_error, bytes, listing)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint, state = excluded.state,
-	last_listed = excluded.last_listed, last_error = excluded.last_error, bytes = excluded.bytes`,
-			srv.Name, srv.Fingerprint, srv.State, srv.LastListed.UnixMilli(), srv.LastError, srv.Bytes,
+	last_listed = excluded.last_listed, last_error = excluded.last_error, bytes = excluded.bytes,
+	listing = excluded.listing`,
+			srv.Name, srv.Fingerprint, srv.State, srv.LastListed.UnixMilli(), srv.LastError, srv.Bytes, srv.Listing,
 		); err != nil {
 			return fmt.Errorf("writing server row: %w", err)
 		}

@@ -94,6 +94,11 @@ CREATE TABLE calls (
 ) STRICT;
 CREATE INDEX calls_by_tool ON calls (server, tool);
 `,
+	// 2: a digest of each server's catalog as listed, so that a listing
+	// that changed nothing is recognized without normalizing it again.
+	`
+ALTER TABLE servers ADD COLUMN listing TEXT NOT NULL DEFAULT ''; -- '' when unknown
+`,
 }
 
 // schemaVersion is the version this build writes.

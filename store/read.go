@@ -12,7 +12,7 @@ import (
 // Servers lists stored servers with counts, by name.
 func (s *Store) Servers(ctx context.Context) ([]Server, error) {
 	rows, err := s.db.QueryContext(ctx, `
-SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes,
+SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes, s.listing,
 	count(t.id) FILTER (WHERE t.refusal = ''), count(t.id) FILTER (WHERE t.refusal <> '')
 FROM servers s LEFT JOIN tools t ON t.server = s.name
 GROUP BY s.name ORDER BY s.name`)
@@ -25,7 +25,7 @@ GROUP BY s.name ORDER BY s.name`)
 		var srv Server
 		var listed sql.NullInt64
 		if err := rows.Scan(&srv.Name, &srv.Fingerprint, &srv.State, &listed, &srv.LastError, &srv.Bytes,
-			&srv.Tools, &srv.Refused); err != nil {
+			&srv.Listing, &srv.Tools, &srv.Refused); err != nil {
 			return nil, s.wrap("listing servers", err)
 		}
 		if listed.Valid {

@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+func TestTouchCatalog(t *testing.T) {
+	tests := []struct {
+		name    string
+		stored  string // the listing ReplaceCatalog stored; "-": no server row
+		listing string // the listing TouchCatalog is given
+		want    bool   // recognized as unchanged
+	}{
+		{"same listing", "L1", "L1", true},
+		{"changed listing", "L1", "L2", false},
+		{"stored without a listing", "", "", false},
+		{"given no listing", "L1", "", false},
+		{"server not stored", "-", "L1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := openTemp(t)
+			ctx := context.Background()
+			if tt.stored != "-" {
+				err := s.ReplaceCatalog(ctx, Server{Name: "srv", Fingerprint: "fp1", Listing: tt.stored},
+					[]Tool{tool("alpha", "first"), tool("beta", "second"), refused("gamma", "too deep")})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := count(t, s, "SELECT count(*) FROM tools")
+			got, err := s.TouchCatalog(ctx, Server{Name: "srv", Fingerprint: "fp2", State: "partial", LastError: "cut", Bytes: 7, Listing: tt.listing})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got != nil) != tt.want {
+				t.Fatalf("TouchCatalog = %+v, want unchanged %v", got, tt.want)
+			}
+			if after := count(t, s, "SELECT count(*) FROM tools"); after != before {
+				t.Errorf("tools %d -> %d: TouchCatalog must not touch tools", before, after)
+			}
+			srvs, err := s.Servers(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.want {
+				if len(srvs) == 1 && srvs[0].Fingerprint != "fp1" {
+					t.Errorf("server row written for a listing not recognized: %+v", srvs[0])
+				}
+				return
+			}
+			if got.Stored != 2 || len(got.Refused) != 1 || got.Refused[0].Name != "gamma" || got.Refused[0].Refusal != "too deep" {
+				t.Errorf("TouchCatalog = %+v, want 2 stored and gamma refused", got)
+			}
+			if s := srvs[0]; s.Fingerprint != "fp2" || s.State != "partial" || s.LastError != "cut" || s.Bytes != 7 || s.Listing != tt.stored {
+				t.Errorf("server row = %+v, want fp2, partial, cut, 7 bytes, listing %s", s, tt.stored)
+			}
+		})
+	}
+}
