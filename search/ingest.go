@@ -30,6 +30,9 @@ type IngestReport struct {
 	// EmbedErr is the embedding failure, if any; the catalog is stored
 	// and searchable without vectors all the same.
 	EmbedErr error
+	// Unchanged: the listing was the one stored (same [ListingDigest]), so
+	// the stored catalog was kept as it was and only the server row updated.
+	Unchanged bool
 }
 
 // Ingest normalizes a server's raw tools (as tools/list sent them),
@@ -39,7 +42,9 @@ type IngestReport struct {
 // that have no vector yet, reusing cached vectors by content hash, so a
 // refresh embeds only what changed; an embedding failure is logged once
 // and reported, and does not fail the ingest. srv.Bytes, when zero, is
-// set to the raw catalog's size.
+// set to the raw catalog's size. A catalog whose [ListingDigest] is the
+// one stored for srv is not normalized nor stored again (the report says
+// Unchanged): a refresh that changed nothing costs a hash and a row.
 func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.RawMessage, opts *IngestOptions) (*IngestReport, error) {
 	var o IngestOptions
 	if opts != nil {
@@ -55,15 +60,27 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 	if srv.Bytes == 0 {
 		srv.Bytes = rep.Bytes
 	}
-	tools, refused := schema.NormalizeCatalog(srv.Name, raws)
-	rows, err := catalogRows(tools, refused)
+	srv.Listing = ListingDigest(raws)
+	same, err := st.TouchCatalog(ctx, srv)
 	if err != nil {
 		return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 	}
-	if err := st.ReplaceCatalog(ctx, srv, rows); err != nil {
-		return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
+	if same != nil {
+		rep.Unchanged, rep.Stored = true, same.Stored
+		for _, t := range same.Refused {
+			rep.Refused = append(rep.Refused, schema.Refusal{Tool: t.Name, Reason: t.Refusal})
+		}
+	} else {
+		tools, refused := schema.NormalizeCatalog(srv.Name, raws)
+		rows, err := catalogRows(tools, refused)
+		if err != nil {
+			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
+		}
+		if err := st.ReplaceCatalog(ctx, srv, rows); err != nil {
+			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
+		}
+		rep.Stored, rep.Refused = len(tools), refused
 	}
-	rep.Stored, rep.Refused = len(tools), refused
 	if o.Embedder != nil {
 		rep.Embedded, rep.Cached, rep.EmbedErr = embedMissing(ctx, st, o.Embedder)
 		if rep.EmbedErr != nil {

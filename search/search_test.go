@@ -232,3 +232,53 @@ func fixtureRaws(t testing.TB, server string) []json.RawMessage {
 }
 
 func storeServer(name string) store.Server { return store.Server{Name: name} }
+
+// TestIngestUnchanged: a listing identical to the stored one is recognized
+// and the catalog is kept as it is; any change to a tool's bytes is stored.
+func TestIngestUnchanged(t *testing.T) {
+	a := json.RawMessage(`{"name":"a_tool","description":"first","inputSchema":{"type":"object"}}`)
+	b := json.RawMessage(`{"name":"b_tool","description":"second","inputSchema":{"type":"object"}}`)
+	b2 := json.RawMessage(`{"name":"b_tool","description":"second","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`)
+	tests := []struct {
+		name      string
+		again     []json.RawMessage
+		unchanged bool
+	}{
+		{"same bytes", []json.RawMessage{a, b}, true},
+		{"changed schema", []json.RawMessage{a, b2}, false},
+		{"tool removed", []json.RawMessage{a}, false},
+		{"order changed", []json.RawMessage{b, a}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := openStore(t)
+			ctx := context.Background()
+			first, err := Ingest(ctx, st, store.Server{Name: "srv"}, []json.RawMessage{a, b}, nil)
+			if err != nil || first.Unchanged {
+				t.Fatalf("first Ingest = %+v, %v; want stored", first, err)
+			}
+			before, err := st.Tool(ctx, "srv", "b_tool")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Ingest(ctx, st, store.Server{Name: "srv"}, tt.again, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Unchanged != tt.unchanged || rep.Stored != len(tt.again) {
+				t.Errorf("second Ingest = %+v, want unchanged %v, %d stored", rep, tt.unchanged, len(tt.again))
+			}
+			after, err := st.Tool(ctx, "srv", "b_tool")
+			switch {
+			case len(tt.again) == 1:
+				if err == nil {
+					t.Errorf("b_tool still stored after it left the listing")
+				}
+			case err != nil:
+				t.Fatal(err)
+			case (after.Hash == before.Hash) != (tt.name != "changed schema"):
+				t.Errorf("b_tool hash %s -> %s after %s", before.Hash, after.Hash, tt.name)
+			}
+		})
+	}
+}
