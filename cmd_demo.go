@@ -136,38 +136,39 @@ func demoFlow(ctx context.Context, w io.Writer, cs *mcp.ClientSession, st *store
 	}
 	seen.runs += text
 	fmt.Fprintf(w, "%s\n(isError: %v)\n", indentJSON(text), isErr)
-	var need struct {
-		Missing []struct {
-			Name string `json:"name"`
-			Type string `json:"type"`
-		} `json:"missing"`
-	}
-	_ = json.Unmarshal([]byte(text), &need)
-
+	// Play the model: supply what the bridge asked for, and again for any
+	// nested input it asks for next (an object it now sees), at most thrice.
 	params := map[string]any{}
-	for _, m := range need.Missing {
-		var enum []string
-		for _, in := range top.Inputs {
-			if in.Name == m.Name {
-				enum = in.Enum
-			}
+	step := 4
+	for round := 0; isErr && round < 3; round++ {
+		missing := missingInputs(text)
+		if len(missing) == 0 {
+			break
 		}
-		params[m.Name] = demoValue(m.Name, m.Type, enum)
+		for _, m := range missing {
+			var enum []string
+			for _, in := range top.Inputs {
+				if in.Name == m.Name {
+					enum = in.Enum
+				}
+			}
+			setInput(params, m.Name, demoValue(m.Name, m.Type, enum))
+		}
+		pj, _ := json.Marshal(params)
+		step++
+		fmt.Fprintf(w, "\n%d. run_capability {\"actionId\": %q, \"params\": %s}\n", step, top.ActionID, pj)
+		if text, isErr, err = callText(ctx, cs, "run_capability", map[string]any{"actionId": top.ActionID, "params": params}); err != nil {
+			return err
+		}
+		seen.runs += text
+		fmt.Fprintf(w, "%s\n(isError: %v)\n", text, isErr)
 	}
-	pj, _ := json.Marshal(params)
-	fmt.Fprintf(w, "\n5. run_capability {\"actionId\": %q, \"params\": %s}\n", top.ActionID, pj)
-	text, isErr, err = callText(ctx, cs, "run_capability", map[string]any{"actionId": top.ActionID, "params": params})
-	if err != nil {
-		return err
-	}
-	seen.runs += text
-	fmt.Fprintf(w, "%s\n(isError: %v)\n", text, isErr)
 
 	direct, err := directCost(ctx, st)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n6. Context cost (tokens are estimates: characters / 4)\n")
+	fmt.Fprintf(w, "\n%d. Context cost (tokens are estimates: characters / 4)\n", step+1)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "what the model reads\tbytes\test. tokens\t\n")
 	row := func(label, text string) {
@@ -220,6 +221,45 @@ func directCost(ctx context.Context, st *store.Store) (catalogCost, error) {
 	}
 	c.text = "[" + strings.Join(all, ",") + "]"
 	return c, nil
+}
+
+// missing is one input a needs_input answer asks for: a top-level alias,
+// or a JSON Pointer for a nested one.
+type missing struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+func missingInputs(answer string) []missing {
+	var need struct {
+		Status  string    `json:"status"`
+		Missing []missing `json:"missing"`
+	}
+	if json.Unmarshal([]byte(answer), &need) != nil || need.Status != "needs_input" {
+		return nil
+	}
+	return need.Missing
+}
+
+// setInput sets params[name], or the nested value a JSON Pointer names,
+// making the objects on the way.
+func setInput(params map[string]any, name string, v any) {
+	if !strings.HasPrefix(name, "/") {
+		params[name] = v
+		return
+	}
+	parts := strings.Split(name[1:], "/")
+	obj := params
+	for _, p := range parts[:len(parts)-1] {
+		p = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		next, ok := obj[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			obj[p] = next
+		}
+		obj = next
+	}
+	obj[strings.NewReplacer("~1", "/", "~0", "~").Replace(parts[len(parts)-1])] = v
 }
 
 // demoValue is the value the demo, playing the model, supplies for a
