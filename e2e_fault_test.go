@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,11 +53,35 @@ func (s switchable) set(t testing.TB, fault string) {
 func (s switchable) killAll(t testing.TB) {
 	t.Helper()
 	for _, pid := range startedPids(t, s.mark) {
+		// Only a process that is still this server: this machine's
+		// pid_max may be 32768, and under a full test run a pid recorded
+		// earlier can already belong to another test's process.
+		if !startedWith(pid, s.mark) {
+			continue
+		}
 		syscall.Kill(pid, syscall.SIGKILL)
-		if !processGone(pid, 10*time.Second) {
+		if !waitFor(10*time.Second, func() bool { return !startedWith(pid, s.mark) }) {
 			t.Fatalf("upstream pid %d survived SIGKILL", pid)
 		}
 	}
+}
+
+// startedWith reports whether pid is a live process started with mark in
+// its environment, that is one the switchable server's script started.
+func startedWith(pid int, mark string) bool {
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return false
+	}
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if string(kv) == "CAPBRIDGE_TEST_MARK="+mark {
+			if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && bytes.Contains(stat, []byte(") Z ")) {
+				return false // a zombie: dead, waiting for its parent
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // serverStatusOf runs `capbridge servers --json` and returns the entry of
