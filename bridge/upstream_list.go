@@ -117,10 +117,17 @@ type rawPage struct {
 func (up *upstream) readPage(ctx context.Context, c *conn, cursor string, timeout time.Duration) (*rawPage, error) {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c.tap.arm()
+	c.tap.arm(c.stubsListings())
 	res, err := c.session.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
-	raw, captured := c.tap.take()
+	raw, stubbed, captured := c.tap.take()
 	switch {
+	case err == nil && stubbed:
+		// go-sdk saw the page without its tools; the tap has them.
+		var page rawPage
+		if jerr := json.Unmarshal(raw, &page); jerr != nil {
+			return nil, up.broken("list", c, fmt.Errorf("tools/list: %w", jerr))
+		}
+		return &page, nil
 	case err == nil:
 	case captured:
 		// The server answered, but go-sdk could not decode the answer into
@@ -158,4 +165,12 @@ func (up *upstream) readPage(ctx context.Context, c *conn, cursor string, timeou
 	}
 	up.u.opts.Logger.Warn("tools/list page rebuilt from decoded tools; unknown fields are lost", "server", up.name)
 	return &page, nil
+}
+
+// stubsListings reports whether go-sdk may be handed tools/list answers
+// without their tools (see [listTap.arm]): only through our stdio reader,
+// the one transport that can replace a message. Over HTTP go-sdk also reads
+// tool definitions from its list results (x-mcp-header), so it gets them.
+func (c *conn) stubsListings() bool {
+	return c.stdout != nil
 }

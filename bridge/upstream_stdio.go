@@ -202,7 +202,9 @@ func (j *jsonLineReader) Read(p []byte) (int, error) {
 		line, err := j.readLine()
 		if msg := bytes.TrimSpace(line); len(msg) > 0 {
 			if isJSONRPC(msg) {
-				j.tap.received(msg)
+				if stub := j.tap.received(msg); stub != nil {
+					msg = stub
+				}
 				j.pending = append(msg, '\n')
 				break
 			}

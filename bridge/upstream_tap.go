@@ -17,27 +17,33 @@ import (
 // next tools/list request sent is the one, and its answer is kept for
 // [listTap.take]. The caller serializes listings (upstream.listMu).
 type listTap struct {
-	mu     sync.Mutex      // guards the fields below
-	armed  bool            // watching for the next tools/list
-	id     string          // the id of the watched request, once sent
-	result json.RawMessage // its result, once answered
+	mu      sync.Mutex      // guards the fields below
+	armed   bool            // watching for the next tools/list
+	stub    bool            // the watched answer may reach the SDK without its tools
+	stubbed bool            // it did
+	id      string          // the id of the watched request, once sent
+	result  json.RawMessage // its result, once answered
 }
 
-// arm forgets any earlier capture and watches the next tools/list.
-func (t *listTap) arm() {
+// arm forgets any earlier capture and watches the next tools/list. With
+// stub, a transport that can replace messages ([listTap.received]) hands
+// go-sdk the answer without its tools: the caller reads them from the tap,
+// and go-sdk would decode each one into an [mcp.Tool] with its schema as
+// maps, many times the page's bytes, only to drop them.
+func (t *listTap) arm(stub bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.armed, t.id, t.result = true, "", nil
+	t.armed, t.stub, t.stubbed, t.id, t.result = true, stub, false, "", nil
 }
 
 // take returns the captured result, if the watched request was answered,
-// and stops watching.
-func (t *listTap) take() (json.RawMessage, bool) {
+// whether go-sdk was handed it without its tools, and stops watching.
+func (t *listTap) take() (result json.RawMessage, stubbed, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r := t.result
-	t.armed, t.id, t.result = false, "", nil
-	return r, r != nil
+	r, stubbed := t.result, t.stubbed
+	t.armed, t.stub, t.stubbed, t.id, t.result = false, false, false, "", nil
+	return r, stubbed, r != nil
 }
 
 // sent looks at one outgoing message.
@@ -59,27 +65,68 @@ func (t *listTap) sent(msg []byte) {
 	}
 }
 
-// received looks at one incoming message.
-func (t *listTap) received(msg []byte) {
+// received looks at one incoming message. It returns the message to pass
+// on in its place, or nil for msg itself: when msg answers the watched
+// request, the tap was armed to stub and the result reads as a page, the
+// same answer with an empty tools array.
+func (t *listTap) received(msg []byte) []byte {
 	t.mu.Lock()
 	waiting := t.armed && t.id != "" && t.result == nil
 	t.mu.Unlock()
 	if !waiting || len(msg) == 0 || msg[0] != '{' {
-		return
+		return nil
 	}
 	var resp struct {
 		ID     json.RawMessage `json:"id"`
 		Result json.RawMessage `json:"result"`
 	}
 	if json.Unmarshal(msg, &resp) != nil || resp.Result == nil {
-		return
+		return nil
 	}
 	id := string(resp.ID)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.armed && t.id == id && t.result == nil {
-		t.result = resp.Result
+	if !t.armed || t.id != id || t.result != nil {
+		return nil
 	}
+	t.result = resp.Result
+	if !t.stub {
+		return nil
+	}
+	stub, ok := stubPage(resp.ID, resp.Result)
+	t.stubbed = ok
+	return stub
+}
+
+// stubPage returns the JSON-RPC answer id with result's nextCursor and
+// resultType and no tools, or false when result does not read as a
+// tools/list page (go-sdk then gets it as sent, and says what is wrong with
+// it). The stub has no ttlMs on purpose: go-sdk keeps every list result it
+// decodes (SEP-2549), and a stub it could answer a later listing from
+// would be an empty catalog; without a TTL it asks the server again.
+func stubPage(id, result json.RawMessage) ([]byte, bool) {
+	var page struct {
+		Tools      []struct{}      `json:"tools"` // objects, their contents skipped
+		NextCursor string          `json:"nextCursor"`
+		ResultType json.RawMessage `json:"resultType"`
+	}
+	if json.Unmarshal(result, &page) != nil || page.Tools == nil {
+		return nil, false
+	}
+	type stubResult struct {
+		ResultType json.RawMessage `json:"resultType,omitempty"`
+		Tools      []struct{}      `json:"tools"`
+		NextCursor string          `json:"nextCursor,omitempty"`
+	}
+	msg, err := json.Marshal(struct {
+		Version string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  stubResult      `json:"result"`
+	}{"2.0", id, stubResult{ResultType: page.ResultType, Tools: []struct{}{}, NextCursor: page.NextCursor}})
+	if err != nil {
+		return nil, false
+	}
+	return msg, true
 }
 
 // tappedBody shows the messages of an HTTP response body to a tap as they
