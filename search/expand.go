@@ -179,7 +179,7 @@ func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hi
 }
 
 // addHits sums a's scores and weight times b's by tool, best first, ties
-// by id, at most limit of them.
+// by Key (server, name) and then id, at most limit of them.
 func addHits(a, b []store.Hit, weight float64, limit int) []store.Hit {
 	at := make(map[int64]int, len(a)+len(b))
 	out := slices.Clone(a)
@@ -192,10 +192,13 @@ func addHits(a, b []store.Hit, weight float64, limit int) []store.Hit {
 			continue
 		}
 		at[h.ID] = len(out)
-		out = append(out, store.Hit{ID: h.ID, Score: weight * h.Score})
+		out = append(out, store.Hit{ID: h.ID, Score: weight * h.Score, Key: h.Key})
 	}
 	slices.SortStableFunc(out, func(x, y store.Hit) int {
 		if c := cmp.Compare(y.Score, x.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.Key, y.Key); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.ID, y.ID)

@@ -45,11 +45,13 @@ type LegHit struct {
 type hit struct {
 	id    int64
 	score float64
+	key   string // store.Hit.Key: server and name, for ties
 }
 
 // candidate is one tool after fusion.
 type candidate struct {
 	id    int64
+	key   string // server and name, for ties; "" if no leg gave it
 	fused float64
 	legs  []LegHit
 }
@@ -69,8 +71,11 @@ type fusion struct {
 // score is the sum over legs. Scaling by s/best keeps RRF's robustness to
 // incomparable score scales while letting a clear gap inside a leg show in
 // the fused score, which is what the cut below the best result measures.
-// Legs with no positive score fall back to plain RRF. The result is in
-// fused order, ties broken by the words leg and then by id.
+// Legs with no positive score fall back to plain RRF. Hits of equal score
+// share the rank of the first of them, so that tools a leg cannot tell
+// apart fuse alike whatever order it listed them in. The result is in
+// fused order, ties broken by the words leg, then by key (server and
+// name) and id, never by indexing order alone.
 func (f fusion) fuse(legs [numLegs][]hit) []candidate {
 	byID := make(map[int64]int)
 	var out []candidate
@@ -82,7 +87,11 @@ func (f fusion) fuse(legs [numLegs][]hit) []candidate {
 		for _, h := range hits {
 			best = max(best, h.score)
 		}
+		rank := 0
 		for i, h := range hits {
+			if i == 0 || h.score != hits[i-1].score {
+				rank = i + 1
+			}
 			q := 1.0
 			if best > 0 && h.score > 0 {
 				q = h.score / best
@@ -96,8 +105,11 @@ func (f fusion) fuse(legs [numLegs][]hit) []candidate {
 				out = append(out, candidate{id: h.id})
 			}
 			c := &out[j]
-			c.fused += f.weights[l] * q / (f.k + float64(i+1))
-			c.legs = append(c.legs, LegHit{Leg: Leg(l), Rank: i + 1, Score: h.score})
+			if c.key == "" {
+				c.key = h.key
+			}
+			c.fused += f.weights[l] * q / (f.k + float64(rank))
+			c.legs = append(c.legs, LegHit{Leg: Leg(l), Rank: rank, Score: h.score})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b candidate) int {
@@ -107,9 +119,18 @@ func (f fusion) fuse(legs [numLegs][]hit) []candidate {
 		if c := cmp.Compare(a.wordsRank(), b.wordsRank()); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.id, b.id)
+		return a.tieBreak(b)
 	})
 	return out
+}
+
+// tieBreak orders candidates of equal standing by key (server, name),
+// then id.
+func (c candidate) tieBreak(o candidate) int {
+	if r := cmp.Compare(c.key, o.key); r != 0 {
+		return r
+	}
+	return cmp.Compare(c.id, o.id)
 }
 
 // max fused score a tool can reach with these legs answering: first, with

@@ -14,19 +14,29 @@ func TestFuse(t *testing.T) {
 		legs  [numLegs][]hit
 		order []int64
 	}{
-		{"one leg keeps its order", [numLegs][]hit{LegWords: {{1, 9}, {2, 5}, {3, 1}}}, []int64{1, 2, 3}},
+		{"one leg keeps its order", [numLegs][]hit{LegWords: {{1, 9, ""}, {2, 5, ""}, {3, 1, ""}}}, []int64{1, 2, 3}},
 		{"agreement wins", [numLegs][]hit{
-			LegWords:   {{1, 10}, {2, 9.9}},
-			LegVectors: {{2, 0.9}, {3, 0.8}},
+			LegWords:   {{1, 10, ""}, {2, 9.9, ""}},
+			LegVectors: {{2, 0.9, ""}, {3, 0.8, ""}},
 		}, []int64{2, 1, 3}},
 		{"a lighter leg breaks no strong lead", [numLegs][]hit{
-			LegWords:    {{1, 10}, {2, 2}},
-			LegTrigrams: {{2, 5}},
+			LegWords:    {{1, 10, ""}, {2, 2, ""}},
+			LegTrigrams: {{2, 5, ""}},
 		}, []int64{1, 2}},
-		{"ties go to the words rank, then the id", [numLegs][]hit{
-			LegWords:   {{5, 1}, {4, 1}},
-			LegVectors: {{4, 1}, {5, 1}},
+		{"ties go to the words rank", [numLegs][]hit{
+			LegWords:   {{5, 2, "b"}, {4, 1, "a"}},
+			LegVectors: {{4, 2, "a"}, {5, 1, "b"}},
 		}, []int64{5, 4}},
+		{"equal scores share a rank, then the key decides, not the id", [numLegs][]hit{
+			LegWords:   {{5, 1, "a\x00x"}, {4, 1, "b\x00x"}},
+			LegVectors: {{4, 1, "b\x00x"}, {5, 1, "a\x00x"}},
+		}, []int64{5, 4}},
+		{"equal scores listed in either order fuse alike", [numLegs][]hit{
+			LegWords: {{4, 1, "b\x00x"}, {5, 1, "a\x00x"}},
+		}, []int64{5, 4}},
+		{"without keys, the id", [numLegs][]hit{
+			LegWords: {{5, 1, ""}, {4, 1, ""}},
+		}, []int64{4, 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,7 +58,7 @@ func TestFuse(t *testing.T) {
 
 func TestConfidenceCeiling(t *testing.T) {
 	f := fusion{weights: [numLegs]float64{1, 0.5, 1}, k: 60}
-	legs := [numLegs][]hit{LegWords: {{1, 4}, {2, 1}}, LegTrigrams: {{1, 3}}}
+	legs := [numLegs][]hit{LegWords: {{1, 4, ""}, {2, 1, ""}}, LegTrigrams: {{1, 3, ""}}}
 	got := f.fuse(legs)
 	ceil := f.ceiling([numLegs]bool{true, true, false})
 	if c := confidence(got[0].fused, ceil); math.Abs(c-1) > 1e-9 {

@@ -326,7 +326,7 @@ func (s *Searcher) runLeg(ctx context.Context, l Leg, p *plan, cands int) ([]hit
 	}
 	out := make([]hit, len(hs))
 	for i, h := range hs {
-		out[i] = hit{id: h.ID, score: h.Score}
+		out[i] = hit{id: h.ID, score: h.Score, key: h.Key}
 	}
 	return out, nil
 }

@@ -11,10 +11,13 @@ import (
 )
 
 // Hit is one tool a search leg found. Higher Score is better; scores are
-// comparable within one call only.
+// comparable within one call only. Key orders tools of equal score
+// whatever their rowids: the tool's server and name joined by a NUL byte
+// (so it sorts as server, then name). MatchWords and MatchTrigrams set it.
 type Hit struct {
 	ID    int64
 	Score float64
+	Key   string
 }
 
 // Term is one word of the catalog's vocabulary and the number of
@@ -26,7 +29,8 @@ type Term struct {
 
 // MatchWords runs the FTS5 query expr over the word table (columns name,
 // desc, params, param_descs, enums, weighted by weights in that order) and
-// returns the best limit tools, Score = -bm25. expr is FTS5 query syntax
+// returns the best limit tools, Score = -bm25, ties in server and name
+// order (rowids depend on indexing order). expr is FTS5 query syntax
 // built by the caller; a syntax error comes back as an error. A blank expr
 // matches nothing. limit <= 0 means no limit.
 func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64, limit int) ([]Hit, error) {
@@ -34,30 +38,32 @@ func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64,
 		return nil, nil
 	}
 	rows, err := s.stmts.query(ctx, `
-SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words
-WHERE tool_words MATCH ? ORDER BY r LIMIT ?`,
+SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
+	SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words WHERE tool_words MATCH ?
+) f JOIN tools t ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`,
 		weights[0], weights[1], weights[2], weights[3], weights[4], expr, sqlLimit(limit))
 	if err != nil {
 		return nil, s.wrap(fmt.Sprintf("matching words %q", expr), err)
 	}
-	return s.collectHits(rows, fmt.Sprintf("matching words %q", expr))
+	return s.collectKeyedHits(rows, fmt.Sprintf("matching words %q", expr))
 }
 
 // MatchTrigrams runs the FTS5 query expr over the trigram table (one
 // column: the Doc's name, description and parameter names) and returns the
-// best limit tools, Score = -bm25. Terms under three characters match
-// nothing there.
+// best limit tools, Score = -bm25, ties in server and name order. Terms
+// under three characters match nothing there.
 func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hit, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
 	rows, err := s.stmts.query(ctx, `
-SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams
-WHERE tool_trigrams MATCH ? ORDER BY r LIMIT ?`, expr, sqlLimit(limit))
+SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
+	SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams WHERE tool_trigrams MATCH ?
+) f JOIN tools t ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`, expr, sqlLimit(limit))
 	if err != nil {
 		return nil, s.wrap(fmt.Sprintf("matching trigrams %q", expr), err)
 	}
-	return s.collectHits(rows, fmt.Sprintf("matching trigrams %q", expr))
+	return s.collectKeyedHits(rows, fmt.Sprintf("matching trigrams %q", expr))
 }
 
 // NearTerms runs the FTS5 query expr (typically a misspelled word's
@@ -143,6 +149,24 @@ func (s *Store) collectHits(rows *sql.Rows, op string) ([]Hit, error) {
 	for rows.Next() {
 		var h Hit
 		if err := rows.Scan(&h.ID, &h.Score); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		h.Score = -h.Score
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	return out, nil
+}
+
+// collectKeyedHits is collectHits for rows that carry the tool's Key third.
+func (s *Store) collectKeyedHits(rows *sql.Rows, op string) ([]Hit, error) {
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		if err := rows.Scan(&h.ID, &h.Score, &h.Key); err != nil {
 			return nil, s.wrap(op, err)
 		}
 		h.Score = -h.Score
