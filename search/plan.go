@@ -28,6 +28,9 @@ type plan struct {
 	// the words (see synonyms.expand); "" for none.
 	synExpr string
 	unknown []string // words of three runes or more the vocabulary lacks
+	// trailing are the words only a trailing relative clause holds
+	// (see trailingWords).
+	trailing map[string]bool
 	// fixable are the unknown words that may be typos of catalog words
 	// (see typoCandidate).
 	fixable []string
@@ -52,7 +55,7 @@ const (
 // query) and builds the words leg's expression. If the lookup fails, every
 // word is searched and none counts as unknown.
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
-	p := &plan{intent: intent, words: queryWords(intent)}
+	p := &plan{intent: intent, words: queryWords(intent), trailing: trailingWords(intent)}
 	if len(p.words) == 0 {
 		return p
 	}

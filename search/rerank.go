@@ -60,13 +60,17 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 }
 
 // rarity weighs each of the plan's words by its inverse document
-// frequency, ln(1 + N/docs); a word the catalog lacks weighs nothing.
+// frequency, ln(1 + N/docs), times clauseWeight for a word of a trailing
+// relative clause; a word the catalog lacks weighs nothing.
 func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
 	n, _ := s.catalogSize(ctx)
 	out := make([]float64, len(p.words))
 	for i, w := range p.words {
 		if d := p.docs[w]; d > 0 {
 			out[i] = math.Log(1 + float64(max(n, d))/float64(d))
+		}
+		if p.trailing[w] {
+			out[i] *= clauseWeight
 		}
 	}
 	return out

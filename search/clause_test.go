@@ -1,0 +1,32 @@
+package search
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+func TestTrailingWords(t *testing.T) {
+	tests := []struct {
+		intent string
+		want   []string
+	}{
+		{"open a case for a customer who can't log in", []string{"login"}},
+		{"find the user whose invoice failed", []string{"failed", "invoice"}},
+		{"list files which are older than a week", []string{"older", "week"}},
+		{"who is jane@acme.com in our CRM", nil},                         // a question, not a clause
+		{"which calendar has my meetings", nil},                          // likewise
+		{"note that I spoke to the client", nil},                         // "that" opens the content
+		{"email the customer who asked for an email", []string{"asked"}}, // a head word is no trailing word
+		{"send a reminder to everyone WHO missed the meeting", []string{"meeting", "missed"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.intent, func(t *testing.T) {
+			got := slices.Sorted(maps.Keys(trailingWords(tt.intent)))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("trailingWords(%q) = %q, want %q", tt.intent, got, tt.want)
+			}
+		})
+	}
+}
