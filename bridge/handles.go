@@ -53,6 +53,9 @@ type handles struct {
 	byID  map[string]*issued // guarded by mu
 	order []string           // guarded by mu; ids in issue order, for pruning
 	head  int                // guarded by mu; order[:head] are already dropped
+	// stale is guarded by mu: order[head:stale] are past handleTTL and
+	// their actions let go, since they can only answer "expired" now.
+	stale int
 }
 
 func newHandles(now func() time.Time, random io.Reader) *handles {
@@ -100,7 +103,9 @@ func (h *handles) resolve(session any, id string) (action, error) {
 }
 
 // pruneLocked drops ids past handleMemory and, past maxHandlesKept, the
-// oldest ones. h.mu must be held.
+// oldest ones; of ids past handleTTL it keeps only the session and the
+// time (an hour of ids at the bound would otherwise keep 200,000 server,
+// tool and hash strings). h.mu must be held.
 func (h *handles) pruneLocked(now time.Time) {
 	for h.head < len(h.order) {
 		id := h.order[h.head]
@@ -111,8 +116,17 @@ func (h *handles) pruneLocked(now time.Time) {
 		h.order[h.head] = ""
 		h.head++
 	}
+	h.stale = max(h.stale, h.head)
+	for ; h.stale < len(h.order); h.stale++ {
+		it := h.byID[h.order[h.stale]]
+		if now.Sub(it.at) < handleTTL {
+			break
+		}
+		it.action = action{}
+	}
 	if h.head > len(h.order)/2 {
 		h.order = append(h.order[:0:0], h.order[h.head:]...)
+		h.stale -= h.head
 		h.head = 0
 	}
 }

@@ -136,3 +136,45 @@ func TestHandleIssueWithoutRandomness(t *testing.T) {
 		t.Fatal("issue with a failing random source: no error")
 	}
 }
+
+// TestExpiredHandlesLetGoOfTheirAction: an id past its TTL keeps only what
+// the "expired" answer needs; a live one keeps its action.
+func TestExpiredHandlesLetGoOfTheirAction(t *testing.T) {
+	tests := []struct {
+		name    string
+		age     time.Duration // of the first id when the second is issued
+		wantErr error
+		kept    bool // the first id's action is still held
+	}{
+		{"live", handleTTL - time.Second, nil, true},
+		{"expired", handleTTL + time.Second, errHandleExpired, false},
+		{"forgotten", handleMemory + time.Second, errHandleUnknown, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newClock()
+			h := newHandles(c.now, nil)
+			a := action{server: "helpdesk", tool: "create_ticket", hash: "h1"}
+			first, _ := h.issue("s", a)
+			c.advance(tt.age)
+			second, err := h.issue("s", action{tool: "next"}) // issuing prunes
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := h.resolve("s", first)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && got != a) {
+				t.Errorf("resolve(first) = %+v, %v; want %+v, %v", got, err, a, tt.wantErr)
+			}
+			h.mu.Lock()
+			it, ok := h.byID[first]
+			held := ok && it.action != (action{})
+			h.mu.Unlock()
+			if held != tt.kept {
+				t.Errorf("first id's action held: %v, want %v", held, tt.kept)
+			}
+			if got, err := h.resolve("s", second); err != nil || got.tool != "next" {
+				t.Errorf("resolve(second) = %+v, %v; want its action", got, err)
+			}
+		})
+	}
+}
