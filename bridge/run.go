@@ -148,7 +148,8 @@ func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args ru
 // currentTool returns the stored record of server's tool as the server
 // lists it now. A run for a server that is not running (so its next session
 // may list other tools) or whose listing changed since it was last checked
-// re-lists and re-indexes it first, which also starts it; while the session
+// re-lists it first, which also starts it (a listing identical to the
+// stored one, by its digest, is not normalized or stored again); while the session
 // lives, notifications/tools/list_changed (ToolsChanged) marks it again.
 // A row read from the store is kept until the server is re-indexed.
 func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool string) (*store.Tool, error) {
