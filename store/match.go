@@ -40,7 +40,7 @@ func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64,
 	rows, err := s.stmts.query(ctx, `
 SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
 	SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words WHERE tool_words MATCH ?
-) f JOIN tools t ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`,
+) f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`,
 		weights[0], weights[1], weights[2], weights[3], weights[4], expr, sqlLimit(limit))
 	if err != nil {
 		return nil, s.wrap(fmt.Sprintf("matching words %q", expr), err)
@@ -59,7 +59,7 @@ func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hi
 	rows, err := s.stmts.query(ctx, `
 SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
 	SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams WHERE tool_trigrams MATCH ?
-) f JOIN tools t ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`, expr, sqlLimit(limit))
+) f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`, expr, sqlLimit(limit))
 	if err != nil {
 		return nil, s.wrap(fmt.Sprintf("matching trigrams %q", expr), err)
 	}

@@ -99,6 +99,12 @@ CREATE INDEX calls_by_tool ON calls (server, tool);
 	`
 ALTER TABLE servers ADD COLUMN listing TEXT NOT NULL DEFAULT ''; -- '' when unknown
 `,
+	// 3: a tool's server and name by id without reading its row: the
+	// search legs order ties by them for every match, and reading the
+	// rows (records and cards beside them) filled serve's page cache.
+	`
+CREATE INDEX tools_key ON tools (id, server, name);
+`,
 }
 
 // schemaVersion is the version this build writes.
