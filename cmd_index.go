@@ -83,8 +83,12 @@ func runIndex(ctx context.Context, e env) error {
 	ups := bridge.NewUpstreams(cfg, &bridge.UpstreamOptions{Logger: logger})
 	defer ups.Close()
 
+	total := len(names)
+	if total == 0 {
+		total = len(cfg.Enabled())
+	}
 	results, err := bridge.Index(ctx, cfg, st, ups, names, &bridge.IndexOptions{
-		Progress: e.stderr,
+		Progress: newProgress(e.stderr, total, "indexing servers:"),
 		Logger:   logger,
 		Ingest:   &search.IngestOptions{Logger: logger, Embedder: emb},
 	})
