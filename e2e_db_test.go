@@ -31,15 +31,7 @@ func startServeLogged(t *testing.T, cfg, db string, logs io.Writer) (*mcp.Client
 	t.Helper()
 	cmd := capbridgeCmd("serve", "--config", cfg, "--db", db, "--log-level", "warn")
 	cmd.Stderr = io.MultiWriter(testWriter{t}, logs)
-	client := mcp.NewClient(&mcp.Implementation{Name: "capbridge-e2e", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
-	if err != nil {
-		t.Fatalf("connecting to capbridge serve: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, cmd
+	return connectServe(t, cmd), cmd
 }
 
 // capbridgeFails runs `capbridge args...`, which must fail, and returns its

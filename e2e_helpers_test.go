@@ -173,6 +173,13 @@ func startServeCmd(t testing.TB, cfg, db string, extra ...string) (*mcp.ClientSe
 	t.Helper()
 	cmd := capbridgeCmd(append([]string{"serve", "--config", cfg, "--db", db, "--log-level", "warn"}, extra...)...)
 	cmd.Stderr = testWriter{t}
+	return connectServe(t, cmd), cmd
+}
+
+// connectServe starts cmd, a `capbridge serve`, and connects a client to
+// it over its stdio; the session closes when the test ends.
+func connectServe(t testing.TB, cmd *exec.Cmd) *mcp.ClientSession {
+	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "capbridge-e2e", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -181,7 +188,7 @@ func startServeCmd(t testing.TB, cfg, db string, extra ...string) (*mcp.ClientSe
 		t.Fatalf("connecting to capbridge serve: %v", err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs, cmd
+	return cs
 }
 
 // testWriter passes a child's stderr to the test log.
