@@ -119,7 +119,36 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 			return nil, err
 		}
 	}
+	if err := s.openPool(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return s, nil
+}
+
+// openPool opens every connection of the pool now, while the file is the
+// one just checked; they stay open until Close. A connection opened later
+// would open whatever is at the path then: after the file was deleted
+// under a running serve, a new, empty database, whose missing tables failed
+// searches that the open connections would have answered.
+func (s *Store) openPool(ctx context.Context) error {
+	conns := make([]*sql.Conn, 0, maxConns)
+	defer func() {
+		for _, c := range conns {
+			c.Close() // back to the pool, which keeps maxConns idle
+		}
+	}()
+	for range maxConns {
+		c, err := s.db.Conn(ctx)
+		if err == nil {
+			err = c.PingContext(ctx)
+		}
+		if err != nil {
+			return s.wrap("opening catalog "+s.path, err)
+		}
+		conns = append(conns, c)
+	}
+	return nil
 }
 
 // Close closes the database.
