@@ -37,15 +37,9 @@ func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64,
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
-	rows, err := s.stmts.query(ctx, `
-SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
-	SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words WHERE tool_words MATCH ?
-) f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`,
+	return s.matchKeyed(ctx, fmt.Sprintf("matching words %q", expr),
+		`SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words WHERE tool_words MATCH ?`,
 		weights[0], weights[1], weights[2], weights[3], weights[4], expr, sqlLimit(limit))
-	if err != nil {
-		return nil, s.wrap(fmt.Sprintf("matching words %q", expr), err)
-	}
-	return s.collectKeyedHits(rows, fmt.Sprintf("matching words %q", expr))
 }
 
 // MatchTrigrams runs the FTS5 query expr over the trigram table (one
@@ -56,14 +50,23 @@ func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hi
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
+	return s.matchKeyed(ctx, fmt.Sprintf("matching trigrams %q", expr),
+		`SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams WHERE tool_trigrams MATCH ?`,
+		expr, sqlLimit(limit))
+}
+
+// matchKeyed runs ranked, an FTS5 query giving (rowid, r) with r lower for
+// better, and returns its best hits with Score = -r, ties ordered by server
+// and name through the tools_key covering index. The last arg is the limit.
+func (s *Store) matchKeyed(ctx context.Context, op, ranked string, args ...any) ([]Hit, error) {
 	rows, err := s.stmts.query(ctx, `
 SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
-	SELECT rowid, bm25(tool_trigrams) AS r FROM tool_trigrams WHERE tool_trigrams MATCH ?
-) f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`, expr, sqlLimit(limit))
+	`+ranked+`
+) f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`, args...)
 	if err != nil {
-		return nil, s.wrap(fmt.Sprintf("matching trigrams %q", expr), err)
+		return nil, s.wrap(op, err)
 	}
-	return s.collectKeyedHits(rows, fmt.Sprintf("matching trigrams %q", expr))
+	return s.collectKeyedHits(rows, op)
 }
 
 // NearTerms runs the FTS5 query expr (typically a misspelled word's
