@@ -2,11 +2,13 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,8 +22,31 @@ var ErrCorrupt = errors.New("store: catalog is corrupt")
 
 // Check runs SQLite's quick_check over the whole catalog. A damaged file is
 // an error wrapping [ErrCorrupt] that quotes SQLite's first findings.
+//
+// The check reads every page of the file. Through the connection's memory
+// map they would all stay resident in this process, counted in its RSS for
+// as long as the connection lives (75 MB of a 75 MB catalog of 5,000
+// tools, half of serve's memory); so the connection it runs on reads the
+// file through its page cache instead, bounded by checkCacheKiB, and gets
+// its map and cache size back after, which frees those pages. It takes
+// about twice as long (0.14 -> 0.3 s on that catalog), once per serve.
 func (s *Store) Check(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check(5)")
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return s.checkFailed(err)
+	}
+	defer c.Close()
+	if err := setPageMemory(ctx, c, 0, checkCacheKiB); err != nil {
+		return s.checkFailed(err)
+	}
+	defer func() {
+		if err := setPageMemory(context.WithoutCancel(ctx), c, mmapBytes, cacheKiB); err != nil {
+			// It still reads right, only slower: kept, since a connection
+			// opened in its place could open another file (see openPool).
+			s.logger.Warn("catalog connection left without its memory map after the check", "err", err)
+		}
+	}()
+	rows, err := c.QueryContext(ctx, "PRAGMA quick_check(5)")
 	if err != nil {
 		return s.checkFailed(err)
 	}
@@ -43,6 +68,19 @@ func (s *Store) Check(ctx context.Context) error {
 		return fmt.Errorf("checking catalog %s: %w: %s", s.path, ErrCorrupt, strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// checkCacheKiB bounds the page cache of the connection running Check.
+const checkCacheKiB = 2 << 10
+
+// setPageMemory sets the memory map and page cache size of one connection:
+// a smaller map is unmapped at once, a smaller cache frees its pages.
+func setPageMemory(ctx context.Context, c *sql.Conn, mmap, cacheKiB int) error {
+	if _, err := c.ExecContext(ctx, "PRAGMA mmap_size = "+strconv.Itoa(mmap)); err != nil {
+		return err
+	}
+	_, err := c.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.Itoa(cacheKiB))
+	return err
 }
 
 func (s *Store) checkFailed(err error) error {
