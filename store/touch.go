@@ -14,6 +14,15 @@ type Unchanged struct {
 	Refused []Tool // refused tools, with Name and Refusal only
 }
 
+// What TouchCatalog reads of an unchanged catalog, from the tools_refused
+// index alone: the rows hold records and cards, 61 of the 75 MB of a
+// 5,000-tool catalog. A refusal is asked for as greater than the empty
+// string, not unequal to it: a range, which the index answers.
+const (
+	countStored = "SELECT count(*) FROM tools WHERE server = ? AND refusal = ''"
+	listRefused = "SELECT name, refusal FROM tools WHERE server = ? AND refusal > '' ORDER BY name"
+)
+
 // TouchCatalog records a listing of srv that is the one stored: when the
 // stored server's Listing equals srv.Listing (and is not ""), it updates the
 // server row (fingerprint, state, last error, bytes, last listed) and
@@ -46,11 +55,11 @@ WHERE name = ? AND listing = ?`,
 			return err
 		}
 		u := &Unchanged{}
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM tools WHERE server = ? AND refusal = ''", srv.Name).
+		if err := tx.QueryRowContext(ctx, countStored, srv.Name).
 			Scan(&u.Stored); err != nil {
 			return fmt.Errorf("counting stored tools: %w", err)
 		}
-		rows, err := tx.QueryContext(ctx, "SELECT name, refusal FROM tools WHERE server = ? AND refusal <> '' ORDER BY name", srv.Name)
+		rows, err := tx.QueryContext(ctx, listRefused, srv.Name)
 		if err != nil {
 			return fmt.Errorf("reading refused tools: %w", err)
 		}

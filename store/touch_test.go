@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,30 @@ func TestTouchCatalog(t *testing.T) {
 				t.Errorf("server row = %+v, want fp2, partial, cut, 7 bytes, listing %s", s, tt.stored)
 			}
 		})
+	}
+}
+
+// TestTouchCatalogReadsIndexOnly checks that what TouchCatalog reads of an
+// unchanged catalog comes from an index that holds no records or cards.
+func TestTouchCatalogReadsIndexOnly(t *testing.T) {
+	s, _ := openTemp(t)
+	for _, q := range []string{countStored, listRefused} {
+		rows, err := s.db.Query("EXPLAIN QUERY PLAN "+q, "srv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		if len(plan) == 0 || !strings.Contains(plan[0], "USING COVERING INDEX tools_refused") {
+			t.Errorf("%s\nplan %q, want a search of the covering index tools_refused", q, plan)
+		}
 	}
 }
