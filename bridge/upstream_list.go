@@ -111,6 +111,7 @@ func (up *upstream) readPages(ctx context.Context, c *conn) (*Listing, error) {
 type rawPage struct {
 	Tools      []json.RawMessage `json:"tools"`
 	NextCursor string            `json:"nextCursor"`
+	ResultType json.RawMessage   `json:"resultType"`
 	lossy      bool
 }
 
@@ -119,27 +120,19 @@ func (up *upstream) readPage(ctx context.Context, c *conn, cursor string, timeou
 	defer cancel()
 	c.tap.arm(c.stubsListings())
 	res, err := c.session.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
-	raw, stubbed, captured := c.tap.take()
+	page, stubbed, captured := c.tap.take()
 	switch {
 	case err == nil && stubbed:
 		// go-sdk saw the page without its tools; the tap has them.
-		var page rawPage
-		if jerr := json.Unmarshal(raw, &page); jerr != nil {
-			return nil, up.broken("list", c, fmt.Errorf("tools/list: %w", jerr))
-		}
-		return &page, nil
+		return page, nil
 	case err == nil:
 	case captured:
 		// The server answered, but go-sdk could not decode the answer into
 		// its types (a schema with a number past float64, say). The page
 		// as sent is what the catalog keeps anyway: the normalizer refuses
 		// the tool that is at fault, alone, and its siblings are indexed.
-		var page rawPage
-		if jerr := json.Unmarshal(raw, &page); jerr == nil {
-			up.u.opts.Logger.Warn("go-sdk could not decode a tools/list page; using it as sent", "server", up.name, "err", err)
-			return &page, nil
-		}
-		return nil, up.broken("list", c, fmt.Errorf("tools/list: %w", err))
+		up.u.opts.Logger.Warn("go-sdk could not decode a tools/list page; using it as sent", "server", up.name, "err", err)
+		return page, nil
 	case ctx.Err() != nil:
 		return nil, up.fail("list", ctx.Err(), nil)
 	case pctx.Err() != nil:
@@ -147,15 +140,12 @@ func (up *upstream) readPage(ctx context.Context, c *conn, cursor string, timeou
 	default:
 		return nil, up.broken("list", c, fmt.Errorf("tools/list: %w", err))
 	}
-	var page rawPage
 	if captured {
-		if err := json.Unmarshal(raw, &page); err == nil {
-			return &page, nil
-		}
+		return page, nil
 	}
 	// Not seen on the wire: the SDK answered from its cache (SEP-2549 TTL)
 	// or the tap missed it. Rebuild from the decoded tools.
-	page = rawPage{NextCursor: res.NextCursor, lossy: true}
+	page = &rawPage{NextCursor: res.NextCursor, lossy: true}
 	for _, t := range res.Tools {
 		b, err := json.Marshal(t)
 		if err != nil {
@@ -164,7 +154,7 @@ func (up *upstream) readPage(ctx context.Context, c *conn, cursor string, timeou
 		page.Tools = append(page.Tools, b)
 	}
 	up.u.opts.Logger.Warn("tools/list page rebuilt from decoded tools; unknown fields are lost", "server", up.name)
-	return &page, nil
+	return page, nil
 }
 
 // stubsListings reports whether go-sdk may be handed tools/list answers

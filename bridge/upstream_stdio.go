@@ -233,8 +233,18 @@ func isJSONRPC(msg []byte) bool {
 	return false
 }
 
+// keepLineBytes is the largest line buffer a jsonLineReader keeps for the
+// next line. One that grew past it for a big message (a 5,000-tool
+// listing is a 16 MB line) is let go rather than held for the life of the
+// connection.
+const keepLineBytes = 1 << 20
+
 // readLine reads one line, without its newline, of at most j.max bytes.
+// The line is valid until the next call.
 func (j *jsonLineReader) readLine() ([]byte, error) {
+	if cap(j.line) > keepLineBytes {
+		j.line = nil
+	}
 	j.line = j.line[:0]
 	for {
 		chunk, err := j.r.ReadSlice('\n')

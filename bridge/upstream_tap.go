@@ -17,12 +17,12 @@ import (
 // next tools/list request sent is the one, and its answer is kept for
 // [listTap.take]. The caller serializes listings (upstream.listMu).
 type listTap struct {
-	mu      sync.Mutex      // guards the fields below
-	armed   bool            // watching for the next tools/list
-	stub    bool            // the watched answer may reach the SDK without its tools
-	stubbed bool            // it did
-	id      string          // the id of the watched request, once sent
-	result  json.RawMessage // its result, once answered
+	mu      sync.Mutex // guards the fields below
+	armed   bool       // watching for the next tools/list
+	stub    bool       // the watched answer may reach the SDK without its tools
+	stubbed bool       // it did
+	id      string     // the id of the watched request, once sent
+	page    *rawPage   // its result, once answered with one that reads as a page
 }
 
 // arm forgets any earlier capture and watches the next tools/list. With
@@ -33,17 +33,18 @@ type listTap struct {
 func (t *listTap) arm(stub bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.armed, t.stub, t.stubbed, t.id, t.result = true, stub, false, "", nil
+	t.armed, t.stub, t.stubbed, t.id, t.page = true, stub, false, "", nil
 }
 
-// take returns the captured result, if the watched request was answered,
-// whether go-sdk was handed it without its tools, and stops watching.
-func (t *listTap) take() (result json.RawMessage, stubbed, ok bool) {
+// take returns the captured page, if the watched request was answered with
+// a result that reads as one, whether go-sdk was handed it without its
+// tools, and stops watching.
+func (t *listTap) take() (page *rawPage, stubbed, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r, stubbed := t.result, t.stubbed
-	t.armed, t.stub, t.stubbed, t.id, t.result = false, false, false, "", nil
-	return r, stubbed, r != nil
+	p, stubbed := t.page, t.stubbed
+	t.armed, t.stub, t.stubbed, t.id, t.page = false, false, false, "", nil
+	return p, stubbed, p != nil
 }
 
 // sent looks at one outgoing message.
@@ -68,49 +69,62 @@ func (t *listTap) sent(msg []byte) {
 // received looks at one incoming message. It returns the message to pass
 // on in its place, or nil for msg itself: when msg answers the watched
 // request, the tap was armed to stub and the result reads as a page, the
-// same answer with an empty tools array.
+// same answer with an empty tools array. The tap keeps no part of msg: the
+// caller may reuse it.
+//
+// The watched answer's result is decoded once, here, straight into the page
+// the listing reads: each tool is copied out of msg once, and msg (the
+// whole page, 16 MB for 5,000 tools) is not copied whole.
 func (t *listTap) received(msg []byte) []byte {
 	t.mu.Lock()
-	waiting := t.armed && t.id != "" && t.result == nil
+	waiting := t.armed && t.id != "" && t.page == nil
 	t.mu.Unlock()
 	if !waiting || len(msg) == 0 || msg[0] != '{' {
 		return nil
 	}
-	var resp struct {
-		ID     json.RawMessage `json:"id"`
-		Result json.RawMessage `json:"result"`
+	var head struct {
+		ID json.RawMessage `json:"id"`
 	}
+	if json.Unmarshal(msg, &head) != nil {
+		return nil
+	}
+	id := string(head.ID)
+	t.mu.Lock()
+	watched := t.armed && t.id == id && t.page == nil
+	t.mu.Unlock()
+	if !watched {
+		return nil
+	}
+	var resp struct {
+		Result *rawPage `json:"result"`
+	}
+	// A result that is not a page (tools not an array, say) is not kept:
+	// go-sdk gets it as sent, and says what is wrong with it.
 	if json.Unmarshal(msg, &resp) != nil || resp.Result == nil {
 		return nil
 	}
-	id := string(resp.ID)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.armed || t.id != id || t.result != nil {
+	if !t.armed || t.id != id || t.page != nil {
 		return nil
 	}
-	t.result = resp.Result
+	t.page = resp.Result
 	if !t.stub {
 		return nil
 	}
-	stub, ok := stubPage(resp.ID, resp.Result)
+	stub, ok := stubPage(head.ID, resp.Result)
 	t.stubbed = ok
 	return stub
 }
 
-// stubPage returns the JSON-RPC answer id with result's nextCursor and
-// resultType and no tools, or false when result does not read as a
-// tools/list page (go-sdk then gets it as sent, and says what is wrong with
-// it). The stub has no ttlMs on purpose: go-sdk keeps every list result it
-// decodes (SEP-2549), and a stub it could answer a later listing from
-// would be an empty catalog; without a TTL it asks the server again.
-func stubPage(id, result json.RawMessage) ([]byte, bool) {
-	var page struct {
-		Tools      []struct{}      `json:"tools"` // objects, their contents skipped
-		NextCursor string          `json:"nextCursor"`
-		ResultType json.RawMessage `json:"resultType"`
-	}
-	if json.Unmarshal(result, &page) != nil || page.Tools == nil {
+// stubPage returns the JSON-RPC answer id with page's nextCursor and
+// resultType and no tools, or false when the page had no tools array
+// (go-sdk then gets it as sent, and says what is wrong with it). The stub
+// has no ttlMs on purpose: go-sdk keeps every list result it decodes
+// (SEP-2549), and a stub it could answer a later listing from would be an
+// empty catalog; without a TTL it asks the server again.
+func stubPage(id json.RawMessage, page *rawPage) ([]byte, bool) {
+	if page.Tools == nil {
 		return nil, false
 	}
 	type stubResult struct {

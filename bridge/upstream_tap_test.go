@@ -25,24 +25,42 @@ func TestListTapStub(t *testing.T) {
 			var tap listTap
 			tap.arm(tt.stub)
 			tap.sent([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}`))
-			got := tap.received([]byte(tt.answer))
+			msg := []byte(tt.answer)
+			got := tap.received(msg)
 			if string(got) != tt.wantStub {
 				t.Errorf("received = %s, want %q", got, tt.wantStub)
 			}
-			raw, stubbed, ok := tap.take()
+			// The reader reuses its line buffer: the tap must keep no part of it.
+			for i := range msg {
+				msg[i] = 'x'
+			}
+			page, stubbed, ok := tap.take()
 			if stubbed != (tt.wantStub != "") {
 				t.Errorf("take: stubbed %v, want %v", stubbed, tt.wantStub != "")
 			}
 			if tt.wantStub == "" {
 				return
 			}
-			// The tap keeps the page as sent, tools and all.
-			var full struct{ Result json.RawMessage }
+			// The tap keeps the page as sent, each tool's bytes as they were.
+			var full struct {
+				Result struct {
+					Tools      []json.RawMessage
+					NextCursor string
+				}
+			}
 			if err := json.Unmarshal([]byte(tt.answer), &full); err != nil {
 				t.Fatal(err)
 			}
-			if !ok || string(raw) != string(full.Result) {
-				t.Errorf("take = %s, %v; want the result as sent", raw, ok)
+			if !ok {
+				t.Fatal("take: no page")
+			}
+			if page.NextCursor != full.Result.NextCursor || len(page.Tools) != len(full.Result.Tools) {
+				t.Fatalf("take = %d tools, cursor %q; want %d, %q", len(page.Tools), page.NextCursor, len(full.Result.Tools), full.Result.NextCursor)
+			}
+			for i := range page.Tools {
+				if string(page.Tools[i]) != string(full.Result.Tools[i]) {
+					t.Errorf("tool %d = %s, want %s as sent", i, page.Tools[i], full.Result.Tools[i])
+				}
 			}
 		})
 	}
