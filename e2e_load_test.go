@@ -202,8 +202,9 @@ func TestLoadLaptopCatalog(t *testing.T) {
 
 // TestLoadBigCatalog indexes, searches and refreshes one server of 5,000
 // synthetic tools (~15.7 MB of tools/list), then serves it: `capbridge
-// serve`'s peak RSS after 100 discoveries must stay under the 150 MB target
-// of issue 7. Times and peaks are logged.
+// serve`'s peak RSS after 100 discoveries, and after a first run (which
+// re-lists the whole catalog inside serve), must stay under the 150 MB
+// target of issue 7. Times and peaks are logged.
 func TestLoadBigCatalog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: load test")
@@ -212,7 +213,7 @@ func TestLoadBigCatalog(t *testing.T) {
 		t.Skip("-race: the race detector multiplies memory 5 to 10 times and makes a 5,000-tool index take minutes; this test measures capbridge's own")
 	}
 	const tools, discoveries = 5000, 100
-	const rssTarget = 150 << 20
+	const rssTarget = 150_000_000 // bytes: 150 MB, 143 MiB
 	cfg := writeConfig(t, map[string]upstream{"big": demoUpstream("--fault", fmt.Sprintf("big-catalog:%d", tools))}, nil)
 	db := filepath.Join(t.TempDir(), "catalog.db")
 
@@ -252,9 +253,10 @@ func TestLoadBigCatalog(t *testing.T) {
 
 	// A first run starts the server, and the bridge re-lists its whole
 	// catalog before the call (drift check); an unchanged listing is
-	// recognized by its digest and not re-indexed. Logged, not held to the
-	// target: the raw listing (~16 MB) is held while it is read, which
-	// leaves little room under 150 MB (~143 MiB measured at 65c66ae).
+	// recognized by its digest and not re-indexed. ~92 MiB measured at
+	// 2670ffb (137 MiB before the catalog check and the counts of an
+	// unchanged listing stopped reading every record through serve's
+	// memory map).
 	card := discoverAction(t, cs, "big/billing_export_invoice_00007", "big", "billing_export_invoice_00007")
 	runAction(t, cs, card["actionId"].(string), map[string]any{"invoice_field_01": "x"})
 	afterRun, err := procStatusBytes(cmd.Process.Pid, "VmHWM")
@@ -262,6 +264,9 @@ func TestLoadBigCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("serve peak RSS after a first run on the %d-tool server (re-listed inside serve): %s", tools, mib(afterRun))
+	if afterRun >= rssTarget {
+		t.Errorf("serve peak RSS after a first run %s with a %d-tool catalog, target under %s", mib(afterRun), tools, mib(rssTarget))
+	}
 }
 
 // indexRun is one finished `capbridge index` process.
