@@ -89,6 +89,22 @@ func TestReplaceCatalogStoresAndReads(t *testing.T) {
 	if want := []string{"send_message", "create_event", "list_folders"}; !slices.Equal(names(byID), want) {
 		t.Errorf("ToolsByID order = %v, want %v", names(byID), want)
 	}
+	docs, err := s.ToolDocs(ctx, []int64{all[3].ID, 999, all[0].ID, all[2].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(names(docs), names(byID)) {
+		t.Errorf("ToolDocs order = %v, want %v", names(docs), names(byID))
+	}
+	for i, d := range docs {
+		full := byID[i]
+		if d.ID != full.ID || d.Server != full.Server || d.Refusal != full.Refusal || d.Doc != full.Doc {
+			t.Errorf("ToolDocs[%d] = %+v, want the ids, names and texts of %+v", i, d, full)
+		}
+		if d.Record != nil || d.Card != nil || d.Hash != "" {
+			t.Errorf("ToolDocs[%d] read the record, card or hash: %+v", i, d)
+		}
+	}
 }
 
 func TestReplaceCatalogKeepsIDsOfListedTools(t *testing.T) {

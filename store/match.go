@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -58,11 +59,21 @@ func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hi
 // matchKeyed runs ranked, an FTS5 query giving (rowid, r) with r lower for
 // better, and returns its best hits with Score = -r, ties ordered by server
 // and name through the tools_key covering index. The last arg is the limit.
+//
+// Only the rows scoring at least as well as the limit-th are keyed: the
+// scores are kept in a materialized table, and joining every matched row
+// to its key before sorting cost a third of the query (0.4 of 1.7 ms CPU
+// over ~600 matched rows, 5,000 tools).
 func (s *Store) matchKeyed(ctx context.Context, op, ranked string, args ...any) ([]Hit, error) {
+	lim := "?" + strconv.Itoa(len(args)) // ranked's parameters are unnumbered: the limit is the last
 	rows, err := s.stmts.query(ctx, `
-SELECT f.rowid, f.r, t.server || char(0) || t.name AS k FROM (
+WITH f AS MATERIALIZED (
 	`+ranked+`
-) f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid ORDER BY f.r, k LIMIT ?`, args...)
+)
+SELECT f.rowid, f.r, t.server || char(0) || t.name AS k
+FROM f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid
+WHERE `+lim+` < 0 OR f.r <= ifnull((SELECT r FROM f ORDER BY r LIMIT 1 OFFSET max(`+lim+`, 1) - 1), f.r)
+ORDER BY f.r, k LIMIT `+lim, args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}

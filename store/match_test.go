@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -135,6 +136,54 @@ func TestVocabularyCountsTools(t *testing.T) {
 		got := slices.Sorted(maps.Keys(vocabulary(tt.doc)))
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("vocabulary(%+v) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
+}
+
+// TestMatchTiesAtTheLimit: tools scoring alike are cut at the limit in
+// server and name order, whatever order they were stored in, and a limit
+// past the matches, or none, returns every match.
+func TestMatchTiesAtTheLimit(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	// Same text, so the same score; stored z first so rowids run against key order.
+	for _, server := range []string{"z", "b", "m"} {
+		mustReplace(t, s, server,
+			Tool{Name: "send", Doc: Doc{Name: "mail", Desc: "Send an email now"}},
+			Tool{Name: "post", Doc: Doc{Name: "mail", Desc: "Send an email now"}},
+		)
+	}
+	mustReplace(t, s, "a", Tool{Name: "best", Doc: Doc{Name: "mail", Desc: "Send an email, an email"}})
+	keys := func(hs []Hit) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, strings.ReplaceAll(h.Key, "\x00", "/"))
+		}
+		return out
+	}
+	tests := []struct {
+		limit int
+		want  []string
+	}{
+		{1, []string{"a/best"}},
+		{2, []string{"a/best", "b/post"}},
+		{4, []string{"a/best", "b/post", "b/send", "m/post"}},
+		{7, []string{"a/best", "b/post", "b/send", "m/post", "m/send", "z/post", "z/send"}},
+		{50, []string{"a/best", "b/post", "b/send", "m/post", "m/send", "z/post", "z/send"}},
+		{0, []string{"a/best", "b/post", "b/send", "m/post", "m/send", "z/post", "z/send"}},
+	}
+	for _, tt := range tests {
+		for name, match := range map[string]func() ([]Hit, error){
+			"words":    func() ([]Hit, error) { return s.MatchWords(ctx, `"email"`, [5]float64{1, 1, 1, 1, 1}, tt.limit) },
+			"trigrams": func() ([]Hit, error) { return s.MatchTrigrams(ctx, `"email"`, tt.limit) },
+		} {
+			hits, err := match()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := keys(hits); !slices.Equal(got, tt.want) {
+				t.Errorf("%s limit %d: %v, want %v", name, tt.limit, got, tt.want)
+			}
 		}
 	}
 }

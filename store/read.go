@@ -68,29 +68,53 @@ func (s *Store) Tool(ctx context.Context, server, name string) (*Tool, error) {
 // ids are skipped; an id asked twice comes back twice). A refused tool
 // comes back too, with its Refusal set.
 func (s *Store) ToolsByID(ctx context.Context, ids []int64) ([]Tool, error) {
+	return s.byID(ctx, "reading tools by id", toolColumns, scanTool, ids)
+}
+
+// docColumns are what ToolDocs reads.
+const docColumns = `id, server, name, refusal, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums`
+
+// ToolDocs is ToolsByID reading only what ranking needs: each Tool has its
+// ID, Server, Name, Refusal and Doc, and no Hash, Record, Card or
+// ContentHash. Records run to kilobytes; ranking reads a few dozen rows
+// per search and shows a handful.
+func (s *Store) ToolDocs(ctx context.Context, ids []int64) ([]Tool, error) {
+	return s.byID(ctx, "reading tool texts by id", docColumns, scanDoc, ids)
+}
+
+func scanDoc(sc interface{ Scan(...any) error }) (Tool, error) {
+	var t Tool
+	err := sc.Scan(&t.ID, &t.Server, &t.Name, &t.Refusal,
+		&t.Doc.Name, &t.Doc.Desc, &t.Doc.Params, &t.Doc.ParamDescs, &t.Doc.Enums)
+	return t, err
+}
+
+// byID reads columns of the tools with these ids through scan, in the
+// order asked.
+func (s *Store) byID(ctx context.Context, op, columns string, scan func(interface{ Scan(...any) error }) (Tool, error), ids []int64) ([]Tool, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	list, err := json.Marshal(ids)
 	if err != nil {
-		return nil, fmt.Errorf("reading tools by id: %w", err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	rows, err := s.stmts.query(ctx, "SELECT "+toolColumns+
+	rows, err := s.stmts.query(ctx, "SELECT "+columns+
 		" FROM tools WHERE id IN (SELECT value FROM json_each(?))", string(list))
 	if err != nil {
-		return nil, s.wrap("reading tools by id", err)
+		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
 	byID := make(map[int64]Tool, len(ids))
 	for rows.Next() {
-		t, err := scanTool(rows)
+		t, err := scan(rows)
 		if err != nil {
-			return nil, s.wrap("reading tools by id", err)
+			return nil, s.wrap(op, err)
 		}
 		byID[t.ID] = t
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap("reading tools by id", err)
+		return nil, s.wrap(op, err)
 	}
 	out := make([]Tool, 0, len(byID))
 	for _, id := range ids {
