@@ -65,7 +65,7 @@ func (s *Searcher) toolsNamed(ctx context.Context, name string) ([]store.Tool, e
 	for i, h := range hits {
 		ids[i] = h.ID
 	}
-	tools, err := s.st.ToolsByID(ctx, ids)
+	tools, err := s.st.ToolDocs(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("looking up tools named %q: %w", name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capbridge/capbridge/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // Query expansion: what an intent's words mean beyond their letters.
@@ -164,14 +165,23 @@ func (s synonyms) expand(words []string) []string {
 }
 
 // wordHits runs the words leg: the intent's words, and its synonyms as a
-// second query whose scores count Options.SynonymWeight as much. The
-// best cands tools of the sum come back, best first.
+// second query, run beside the first, whose scores count
+// Options.SynonymWeight as much. The best cands tools of the sum come
+// back, best first.
 func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hit, error) {
-	hs, err := s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
-	if err != nil || p.synExpr == "" {
-		return hs, err
+	if p.synExpr == "" {
+		return s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
 	}
-	syn, err := s.st.MatchWords(ctx, p.synExpr, s.columns, cands)
+	var hs, syn []store.Hit
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		syn, err = s.st.MatchWords(gctx, p.synExpr, s.columns, cands)
+		return err
+	})
+	hs, err := s.st.MatchWords(gctx, p.wordsExpr, s.columns, cands)
+	if werr := g.Wait(); err == nil {
+		err = werr
+	}
 	if err != nil {
 		return nil, err
 	}

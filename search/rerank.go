@@ -24,7 +24,8 @@ import (
 // hold: BM25 divides by the whole text's length, so a tool described in
 // one clear sentence but with many documented parameters loses to a terse
 // one that merely names a common word; what the tool says it does should
-// count first. The rows it reads are returned for resolve to reuse.
+// count first. The rows it reads (texts only: store.ToolDocs) are
+// returned for resolve to reuse.
 func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, depth int) (map[int64]store.Tool, error) {
 	top := ranked[:min(depth, len(ranked))]
 	if len(top) == 0 || (s.nameBoost <= 0 && s.descBoost <= 0) {
@@ -34,7 +35,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	for i, c := range top {
 		ids[i] = c.id
 	}
-	tools, err := s.st.ToolsByID(ctx, ids)
+	tools, err := s.st.ToolDocs(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("reading ranked tools: %w", err)
 	}

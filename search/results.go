@@ -10,8 +10,38 @@ import (
 // resolve turns fused candidates into results: the named tools first, then
 // candidates in fused order, dropping tools out of scope, until limit
 // results or the cut. complete says no wider candidate list could change
-// the answer (the limit or the cut was reached).
+// the answer (the limit or the cut was reached). Ranking reads only the
+// tools' texts (store.ToolDocs); the results' whole rows are read last.
 func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
+	out, complete, err := s.choose(ctx, ranked, read, exact, answered, allowed, limit)
+	if err != nil || len(out) == 0 {
+		return out, complete, err
+	}
+	ids := make([]int64, len(out))
+	for i, r := range out {
+		ids[i] = r.ToolID
+	}
+	tools, err := s.st.ToolsByID(ctx, ids)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading ranked tools: %w", err)
+	}
+	byID := make(map[int64]store.Tool, len(tools))
+	for _, t := range tools {
+		byID[t.ID] = t
+	}
+	kept := out[:0]
+	for _, r := range out {
+		if t, ok := byID[r.ToolID]; ok { // else replaced by a re-index since it was ranked
+			r.Tool = t
+			kept = append(kept, r)
+		}
+	}
+	return kept, complete, nil
+}
+
+// choose is resolve on the tools' texts: its Results' Tool rows lack
+// Record, Card and hashes.
+func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
 	ceiling := s.fusion.ceiling(answered) * (1 + max(0, s.nameBoost)) * (1 + max(0, s.descBoost))
 	fusedByID := make(map[int64]candidate, len(ranked))
 	for _, c := range ranked {
@@ -75,7 +105,7 @@ func (s *Searcher) tools(ctx context.Context, part []candidate, read map[int64]s
 		}
 	}
 	if len(missing) > 0 {
-		got, err := s.st.ToolsByID(ctx, missing)
+		got, err := s.st.ToolDocs(ctx, missing)
 		if err != nil {
 			return nil, fmt.Errorf("reading ranked tools: %w", err)
 		}
