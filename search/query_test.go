@@ -93,7 +93,7 @@ func FuzzQuery(f *testing.F) {
 			t.Fatalf("trigram expression of %q: %v", intent, err)
 		}
 		for _, w := range ws {
-			if _, err := st.NearTerms(ctx, trigramsExpr(w), 5); err != nil {
+			if _, err := st.NearTerms(ctx, trigramsExpr(w), 1, 40); err != nil {
 				t.Fatalf("near-term expression of %q: %v", w, err)
 			}
 		}

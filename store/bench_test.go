@@ -259,7 +259,7 @@ func BenchmarkSearchTables5000(b *testing.B) {
 			return len(h), err
 		}},
 		{"NearTerms", func() (int, error) {
-			h, err := s.NearTerms(ctx, `"cal" OR "ale" OR "len" OR "end" OR "nde" OR "der"`, 10)
+			h, err := s.NearTerms(ctx, `"cal" OR "ale" OR "len" OR "end" OR "nde" OR "der"`, 6, 10)
 			return len(h), err
 		}},
 		{"Terms", func() (int, error) {

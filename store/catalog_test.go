@@ -232,7 +232,7 @@ func TestRefusedToolsAreStoredButNeverMatched(t *testing.T) {
 	giant := tools[0].ID
 	w, _ := s.MatchWords(ctx, "giant OR report", [5]float64{1, 1, 1, 1, 1}, 10)
 	tg, _ := s.MatchTrigrams(ctx, `"gia"`, 10)
-	near, _ := s.NearTerms(ctx, `"gia"`, 10)
+	near, _ := s.NearTerms(ctx, `"gia"`, 1, 40)
 	terms, _ := s.Terms(ctx, []string{"giant"})
 	if slices.Contains(ids(w), giant) || len(tg) != 0 || len(near) != 0 || len(terms) != 0 {
 		t.Errorf("refused tool searchable: words %v trigrams %v near %v terms %v", w, tg, near, terms)

@@ -80,18 +80,23 @@ ORDER BY f.r, k LIMIT `+lim, args...)
 	return s.collectKeyedHits(rows, op)
 }
 
-// NearTerms runs the FTS5 query expr (typically a misspelled word's
-// trigrams OR-ed) over the vocabulary's trigram table and returns the best
-// limit words, best first.
-func (s *Store) NearTerms(ctx context.Context, expr string, limit int) ([]Term, error) {
+// NearTerms returns the vocabulary words that match the FTS5 query expr
+// over the vocabulary's trigram table (typically a misspelled word's
+// trigrams OR-ed) and are minRunes to maxRunes long, by word. They are
+// not ranked: the caller measures each against the word it repairs.
+// Ranking them by BM25 cost three times as much (1.4 against 0.5 CPU-ms a
+// word over a 5,000-tool vocabulary) and kept only the words sharing the
+// most trigrams, not the fewest edits away.
+func (s *Store) NearTerms(ctx context.Context, expr string, minRunes, maxRunes int) ([]Term, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
 	op := fmt.Sprintf("finding terms near %q", expr)
 	rows, err := s.stmts.query(ctx, `
-SELECT t.term, t.docs FROM (
-	SELECT rowid, rank FROM terms_trigrams WHERE terms_trigrams MATCH ? ORDER BY rank LIMIT ?
-) f JOIN terms t ON t.id = f.rowid ORDER BY f.rank`, expr, sqlLimit(limit))
+SELECT term, docs FROM terms
+WHERE id IN (SELECT rowid FROM terms_trigrams WHERE terms_trigrams MATCH ?)
+	AND length(term) BETWEEN ? AND ?
+ORDER BY term`, expr, minRunes, maxRunes)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
