@@ -89,14 +89,18 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 
 		return 0
 	}
 	covered := make([]bool, len(intentWords))
+	left := len(intentWords)
 	var hit float64
 	for _, text := range [...]string{d.Name, d.Desc} {
-		for _, tok := range alnumRuns(text) {
-			tok = strings.ToLower(tok)
+		for tok := range strings.FieldsFuncSeq(text, notAlnum) {
+			tok = strings.ToLower(tok) // allocates only for a word with capitals
 			for i, w := range intentWords {
 				if !covered[i] && wordsMatch(w, tok) {
 					covered[i] = true
 					hit += weights[i]
+					if left--; left == 0 {
+						return hit / total
+					}
 				}
 			}
 		}
@@ -136,18 +140,15 @@ func wordsMatch(a, b string) bool {
 	if a == b {
 		return true
 	}
-	if joined(a) || joined(b) {
-		return false
-	}
 	// Compare the first min(runes(a), runes(b), 5) runes; at least 3.
 	n := 0
-	for ; n < 5 && a != "" && b != ""; n++ {
-		ra, sa := utf8.DecodeRuneInString(a)
-		rb, sb := utf8.DecodeRuneInString(b)
-		if ra != rb {
+	for x, y := a, b; n < 5 && x != "" && y != ""; n++ {
+		rx, sx := utf8.DecodeRuneInString(x)
+		ry, sy := utf8.DecodeRuneInString(y)
+		if rx != ry {
 			return false
 		}
-		a, b = a[sa:], b[sb:]
+		x, y = x[sx:], y[sy:]
 	}
-	return n >= 3
+	return n >= 3 && !joined(a) && !joined(b)
 }

@@ -24,9 +24,12 @@ func nameWords(name string) []string { return words(name) }
 
 // alnumRuns returns the maximal runs of letters and digits in s.
 func alnumRuns(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	return strings.FieldsFunc(s, notAlnum)
+}
+
+// notAlnum reports whether r is neither a letter nor a digit.
+func notAlnum(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // humps splits one run of letters and digits at lower-to-upper changes
