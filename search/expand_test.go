@@ -110,8 +110,8 @@ func TestSynonymsWithin(t *testing.T) {
 		budget int
 		want   []string
 	}{
-		{"rarest first within what is left", []string{"ticket", "issue"}, []string{"case"}, 60, []string{"issue"}},
-		{"at most a share of the budget", []string{"ticket", "issue"}, nil, 40, []string{"issue"}},
+		{"rarest first within what is left", []string{"ticket", "issue"}, []string{"case"}, 120, []string{"issue"}},
+		{"at most a share of the budget", []string{"ticket", "issue"}, nil, 80, []string{"issue"}},
 		{"no budget keeps all known", []string{"ticket", "issue", "incident"}, nil, 0, []string{"issue", "ticket"}},
 		{"phrase counts as its rarest long word", []string{"out of office", "sign in", "log out"}, nil, 80, []string{"out of office"}},
 		{"budget spent by the intent's words", []string{"issue"}, []string{"ticket"}, 45, nil},
