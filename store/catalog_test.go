@@ -98,11 +98,12 @@ func TestReplaceCatalogStoresAndReads(t *testing.T) {
 	}
 	for i, d := range docs {
 		full := byID[i]
-		if d.ID != full.ID || d.Server != full.Server || d.Refusal != full.Refusal || d.Doc != full.Doc {
-			t.Errorf("ToolDocs[%d] = %+v, want the ids, names and texts of %+v", i, d, full)
+		if d.ID != full.ID || d.Server != full.Server || d.Refusal != full.Refusal ||
+			d.Doc.Name != full.Doc.Name || d.Doc.Desc != full.Doc.Desc {
+			t.Errorf("ToolDocs[%d] = %+v, want the ids, names, doc name and description of %+v", i, d, full)
 		}
-		if d.Record != nil || d.Card != nil || d.Hash != "" {
-			t.Errorf("ToolDocs[%d] read the record, card or hash: %+v", i, d)
+		if d.Record != nil || d.Card != nil || d.Hash != "" || d.Doc.Params != "" {
+			t.Errorf("ToolDocs[%d] read more than ranking needs: %+v", i, d)
 		}
 	}
 }

@@ -72,20 +72,19 @@ func (s *Store) ToolsByID(ctx context.Context, ids []int64) ([]Tool, error) {
 }
 
 // docColumns are what ToolDocs reads.
-const docColumns = `id, server, name, refusal, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums`
+const docColumns = `id, server, name, refusal, doc_name, doc_desc`
 
 // ToolDocs is ToolsByID reading only what ranking needs: each Tool has its
-// ID, Server, Name, Refusal and Doc, and no Hash, Record, Card or
-// ContentHash. Records run to kilobytes; ranking reads a few dozen rows
-// per search and shows a handful.
+// ID, Server, Name, Refusal, Doc.Name and Doc.Desc, and nothing else.
+// Ranking reads a few dozen candidates per search and shows a handful;
+// records and cards run to kilobytes.
 func (s *Store) ToolDocs(ctx context.Context, ids []int64) ([]Tool, error) {
 	return s.byID(ctx, "reading tool texts by id", docColumns, scanDoc, ids)
 }
 
 func scanDoc(sc interface{ Scan(...any) error }) (Tool, error) {
 	var t Tool
-	err := sc.Scan(&t.ID, &t.Server, &t.Name, &t.Refusal,
-		&t.Doc.Name, &t.Doc.Desc, &t.Doc.Params, &t.Doc.ParamDescs, &t.Doc.Enums)
+	err := sc.Scan(&t.ID, &t.Server, &t.Name, &t.Refusal, &t.Doc.Name, &t.Doc.Desc)
 	return t, err
 }
 
