@@ -232,21 +232,31 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 		limit = 3
 	}
 	legs := s.legSet(q.Legs)
-	exact, err := s.exactTools(ctx, intent, q.Allowed)
-	if err != nil {
-		return nil, err
-	}
+	// The tools the intent names are looked up beside the plan and the legs.
+	var exact []store.Tool
+	named, nctx := errgroup.WithContext(ctx)
+	named.Go(func() (err error) {
+		exact, err = s.exactTools(nctx, intent, q.Allowed)
+		return err
+	})
 	plan := s.plan(ctx, intent)
-	if plan.empty() && len(exact) == 0 {
-		return nil, nil // nothing to search for: stop words, punctuation, emoji
+	if plan.empty() {
+		if err := named.Wait(); err != nil || len(exact) == 0 {
+			return nil, err // nothing to search for: stop words, punctuation, emoji
+		}
 	}
 	for cands := s.cands; ; cands *= 4 {
 		ranked, answered, full, err := s.rank(ctx, plan, legs, cands)
 		if err != nil {
+			named.Wait()
 			return nil, err
 		}
 		read, err := s.boostNames(ctx, ranked, plan, max(4*limit, minBoostDepth))
 		if err != nil {
+			named.Wait()
+			return nil, err
+		}
+		if err := named.Wait(); err != nil {
 			return nil, err
 		}
 		out, complete, err := s.resolve(ctx, ranked, read, exact, answered, q.Allowed, limit)
