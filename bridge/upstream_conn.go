@@ -162,6 +162,14 @@ func (c *conn) close(grace time.Duration) {
 	<-c.done
 }
 
+// ended reports whether the session is over: it has ended, or the child
+// behind it has exited. A child that exited answers no more calls, and one
+// that exited before a call was sent cannot have been ended by that call, so
+// the session is dropped and the call goes to a new one instead of failing.
+func (c *conn) ended() bool {
+	return c.isDone() || c.proc != nil && c.proc.hasExited()
+}
+
 // dropReason returns why the bridge itself cut the session (a message over
 // the size limit), or nil.
 func (c *conn) dropReason() error {

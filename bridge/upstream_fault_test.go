@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,6 +125,39 @@ func TestUpstreamsCrashThenRestart(t *testing.T) {
 		t.Fatalf("call after the crash: %v", err)
 	}
 	if pidOf(t, u, "crashy") == pid {
+		t.Error("same pid after a restart")
+	}
+}
+
+// A server killed while idle is started again by the next call, which then
+// succeeds: the child had exited before the call came, so the call cannot
+// have been what ended it. The bridge learns of the exit from the kernel, not
+// from the end of the child's output: here a grandchild holds stdout open,
+// so that end never comes (on a loaded machine it merely comes late, and a
+// call in between used to fail with "server exited (signal: killed)").
+func TestUpstreamsIdleCrashThenCall(t *testing.T) {
+	ctx := testContext(t)
+	bin, err := demoBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testServer("wrapped", "sh", "-c", `sleep 300 & exec "$0" demo-server`, bin)
+	u := newTestUpstreams(t, testConfig(s), nil)
+	if _, err := u.Call(ctx, "wrapped", "list_tickets", nil); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	pid := pidOf(t, u, "wrapped")
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !waitGone(pid, 5*time.Second) {
+		t.Fatalf("child %d survived SIGKILL", pid)
+	}
+	res, err := u.Call(ctx, "wrapped", "list_tickets", nil)
+	if err != nil || res.IsError {
+		t.Fatalf("call after the server died while idle: %v", err)
+	}
+	if pidOf(t, u, "wrapped") == pid {
 		t.Error("same pid after a restart")
 	}
 }

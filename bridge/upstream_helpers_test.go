@@ -131,7 +131,9 @@ func pidOf(t testing.TB, u *Upstreams, server string) int {
 }
 
 // alive reports whether a process (or, with a negative pid, a process
-// group) still exists. A zombie counts as gone.
+// group) still exists. A zombie whose threads have all exited counts as
+// gone; one whose first thread is a zombie while others still exit does not
+// (it still holds its pipes, and its parent cannot wait for it yet).
 func alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
@@ -139,12 +141,17 @@ func alive(pid int) bool {
 	if pid < 0 {
 		return true
 	}
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	stat, err := os.ReadFile(filepath.Join(dir, "stat"))
 	if err != nil {
 		return true
 	}
 	fields := strings.Fields(string(stat))
-	return len(fields) < 3 || fields[2] != "Z"
+	if len(fields) < 3 || fields[2] != "Z" {
+		return true
+	}
+	status, err := os.ReadFile(filepath.Join(dir, "status"))
+	return err != nil || !strings.Contains(string(status), "\nThreads:\t1\n")
 }
 
 // waitGone waits up to d for pid to be gone.

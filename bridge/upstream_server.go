@@ -72,7 +72,7 @@ func (up *upstream) setConfig(s ServerConfig, b BridgeConfig) {
 func (up *upstream) running() bool {
 	up.mu.Lock()
 	defer up.mu.Unlock()
-	return up.conn != nil && !up.conn.isDone()
+	return up.conn != nil && !up.conn.ended()
 }
 
 // busy reports whether the server still has a session, a start or users.
@@ -92,7 +92,7 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 			return nil, up.fail("start", ErrClosed, nil)
 		}
 		if c := up.conn; c != nil {
-			if !c.isDone() {
+			if !c.ended() {
 				up.inflight++
 				up.mu.Unlock()
 				return c, nil
@@ -100,8 +100,8 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 			up.conn = nil
 			up.noteFailure()
 			up.mu.Unlock()
+			c.close(up.u.opts.StopGrace) // before the log: the child is reaped, its status known
 			up.u.opts.Logger.Warn("upstream session ended", "server", up.name, "status", c.exitStatus())
-			c.close(up.u.opts.StopGrace)
 			continue
 		}
 		if a := up.starting; a != nil {
@@ -216,7 +216,7 @@ func (up *upstream) broken(op string, c *conn, err error) error {
 		case <-time.After(time.Second):
 		}
 	}
-	if !c.isDone() {
+	if !c.ended() {
 		return up.fail(op, err, nil)
 	}
 	up.mu.Lock()
@@ -291,12 +291,12 @@ func (up *upstream) callTimeoutLocked() time.Duration {
 func (up *upstream) reap(now time.Time) {
 	up.mu.Lock()
 	c := up.conn
-	if c == nil || up.inflight > 0 && !c.isDone() {
+	ended := c != nil && c.ended()
+	if c == nil || up.inflight > 0 && !ended {
 		up.mu.Unlock()
 		return
 	}
 	idle := up.bridge.IdleShutdown
-	ended := c.isDone()
 	if !ended && !up.retired && (idle <= 0 || now.Sub(up.lastUsed) < idle) {
 		up.mu.Unlock()
 		return
@@ -308,7 +308,9 @@ func (up *upstream) reap(now time.Time) {
 	up.mu.Unlock()
 	switch {
 	case ended:
+		c.close(up.u.opts.StopGrace) // before the log: the child is reaped, its status known
 		up.u.opts.Logger.Warn("upstream session ended while idle", "server", up.name, "status", c.exitStatus())
+		return
 	case up.isRetired():
 		up.u.opts.Logger.Info("stopping upstream no longer configured as it was", "server", up.name)
 	default:

@@ -135,6 +135,19 @@ func (p *process) stop(grace time.Duration) {
 	}
 }
 
+// hasExited reports whether the child has exited, even if its Wait has not
+// returned yet. The session over its pipes may not have ended yet either: its
+// output ends only when every process holding the pipe is gone, and is read
+// by goroutines that a loaded machine runs late.
+func (p *process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return exitedNow(p.cmd.Process.Pid)
+	}
+}
+
 // exitStatus describes how the child ended, or "" while it runs.
 func (p *process) exitStatus() string {
 	select {
