@@ -75,13 +75,25 @@ func startedWith(pid int, mark string) bool {
 	}
 	for _, kv := range bytes.Split(env, []byte{0}) {
 		if string(kv) == "CAPBRIDGE_TEST_MARK="+mark {
-			if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && bytes.Contains(stat, []byte(") Z ")) {
-				return false // a zombie: dead, waiting for its parent
-			}
-			return true
+			return !deadZombie(pid)
 		}
 	}
 	return false
+}
+
+// deadZombie reports whether pid is a zombie whose threads have all exited:
+// dead, and waiting only for its parent. A multithreaded process (the demo
+// server is a Go program) shows its first thread as a zombie while its other
+// threads are still exiting; until they have, it still holds its pipes and
+// its parent cannot wait for it, so a call the bridge takes in that window
+// meets a session that has not ended yet.
+func deadZombie(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil || !bytes.Contains(stat, []byte(") Z ")) {
+		return false
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	return err == nil && bytes.Contains(status, []byte("\nThreads:\t1\n"))
 }
 
 // serverStatusOf runs `capbridge servers --json` and returns the entry of
