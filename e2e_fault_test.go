@@ -59,8 +59,11 @@ func (s switchable) killAll(t testing.TB) {
 		if !startedWith(pid, s.mark) {
 			continue
 		}
+		start := procStarted(pid)
 		syscall.Kill(pid, syscall.SIGKILL)
-		if !waitFor(10*time.Second, func() bool { return !startedWith(pid, s.mark) }) {
+		// Not until the whole process has exited: the bridge is then told
+		// so by the kernel, and the next call must start a new server.
+		if !waitFor(10*time.Second, func() bool { return exitedSince(pid, start) }) {
 			t.Fatalf("upstream pid %d survived SIGKILL", pid)
 		}
 	}
@@ -75,25 +78,47 @@ func startedWith(pid int, mark string) bool {
 	}
 	for _, kv := range bytes.Split(env, []byte{0}) {
 		if string(kv) == "CAPBRIDGE_TEST_MARK="+mark {
-			return !deadZombie(pid)
+			if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && bytes.Contains(stat, []byte(") Z ")) {
+				return false // a zombie: dead, waiting for its parent
+			}
+			return true
 		}
 	}
 	return false
 }
 
-// deadZombie reports whether pid is a zombie whose threads have all exited:
-// dead, and waiting only for its parent. A multithreaded process (the demo
-// server is a Go program) shows its first thread as a zombie while its other
-// threads are still exiting; until they have, it still holds its pipes and
-// its parent cannot wait for it, so a call the bridge takes in that window
-// meets a session that has not ended yet.
-func deadZombie(pid int) bool {
+// procStarted returns when pid started, in clock ticks since boot (field 22
+// of /proc/PID/stat), or "" if there is no such process.
+func procStarted(pid int) string {
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil || !bytes.Contains(stat, []byte(") Z ")) {
+	if err != nil {
+		return ""
+	}
+	// The fields after the command name, which may hold spaces, start at 3.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// exitedSince reports whether the process that was pid and started at start
+// has exited: it is reaped (its pid gone or taken by another process), or a
+// zombie whose threads have all exited. Neither a readable environment nor
+// the Z state of /proc/PID/stat says so: both describe the first thread
+// only, and a Go program's other threads can still be exiting, holding the
+// pipes, with the parent not yet able to wait for it (seen in 17 of 30
+// SIGKILLs of the demo server).
+func exitedSince(pid int, start string) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil || procStarted(pid) != start {
+		return true
+	}
+	if !bytes.Contains(stat, []byte(") Z ")) {
 		return false
 	}
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	return err == nil && bytes.Contains(status, []byte("\nThreads:\t1\n"))
+	return err != nil || bytes.Contains(status, []byte("\nThreads:\t1\n"))
 }
 
 // serverStatusOf runs `capbridge servers --json` and returns the entry of
