@@ -194,15 +194,16 @@ func (r IndexResult) String() string {
 	return line
 }
 
-// byteSize formats n as B, KB or MB (decimal, one digit).
+// byteSize formats n as B, KiB or MiB (one digit), as `capbridge servers`
+// does.
 func byteSize(n int64) string {
 	switch {
-	case n < 1000:
+	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // NewEmbedder returns the embeddings client cfg configures, or nil when it

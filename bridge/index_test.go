@@ -140,3 +140,21 @@ func TestIndexPartialCatalog(t *testing.T) {
 		t.Errorf("stored = %+v, want partial with the reason", s)
 	}
 }
+
+func TestByteSize(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KiB"},
+		{1536, "1.5 KiB"},
+		{16 << 20, "16.0 MiB"},
+	}
+	for _, tt := range tests {
+		if got := byteSize(tt.n); got != tt.want {
+			t.Errorf("byteSize(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
