@@ -5,11 +5,14 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -245,5 +248,60 @@ func TestAddMistakes(t *testing.T) {
 	}
 	if _, err := os.Stat(s.configPath()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused add wrote the config (%v)", err)
+	}
+}
+
+// TestConcurrentAddsAndRemovesKeepEveryEdit runs capbridge add and remove
+// as many processes at once on one config file: each edit is kept (the
+// config's directory lock serializes them), and the file stays valid.
+func TestConcurrentAddsAndRemovesKeepEveryEdit(t *testing.T) {
+	s := newSandbox(t)
+	s.writeFile(s.configPath(), `{"mcpServers": {"gone-0": {"command": "x"}, "gone-1": {"command": "x"}, "gone-2": {"command": "x"}}}`)
+	const adds = 8
+	var runs [][]string
+	for i := range adds {
+		runs = append(runs, []string{"add", fmt.Sprintf("s%d", i), "--", "true"})
+	}
+	for i := range 3 {
+		runs = append(runs, []string{"remove", fmt.Sprintf("gone-%d", i)})
+	}
+	codes := make([]int, len(runs))
+	outs := make([]string, len(runs))
+	var wg sync.WaitGroup
+	for i, args := range runs {
+		wg.Go(func() {
+			cmd := exec.Command(capbridgeBinary(t), args...)
+			cmd.Dir = s.wd
+			cmd.Env = []string{"HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_DATA_HOME=" + s.data, "PATH=" + os.Getenv("PATH")}
+			out, err := cmd.CombinedOutput()
+			outs[i] = string(out)
+			if ee, ok := err.(*exec.ExitError); ok {
+				codes[i] = ee.ExitCode()
+			} else if err != nil {
+				codes[i] = -1
+				outs[i] += err.Error()
+			}
+		})
+	}
+	wg.Wait()
+	for i := range runs {
+		if codes[i] != 0 {
+			t.Errorf("capbridge %q exited %d:\n%s", runs[i], codes[i], outs[i])
+		}
+	}
+	var cfg struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(s.readFile(s.configPath())), &cfg); err != nil {
+		t.Fatalf("config after concurrent edits: %v", err)
+	}
+	var names []string
+	for name := range cfg.MCPServers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	want := []string{"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"}
+	if !slices.Equal(names, want) {
+		t.Errorf("servers after %d adds and 3 removes at once: %v, want %v", adds, names, want)
 	}
 }

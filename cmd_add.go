@@ -78,6 +78,11 @@ func runAdd(ctx context.Context, e env) error {
 	}
 
 	path := bridge.ConfigPath(*configPath)
+	unlock, err := bridge.LockConfig(path)
+	if err != nil {
+		return fmt.Errorf("add: %w", err)
+	}
+	defer unlock()
 	doc, err := bridge.ReadConfigDoc(path)
 	if errors.Is(err, os.ErrNotExist) {
 		doc, err = bridge.NewConfigDoc(path), nil

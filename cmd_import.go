@@ -71,6 +71,11 @@ func runImport(ctx context.Context, e env) error {
 	}
 
 	path := bridge.ConfigPath(*configPath)
+	unlock, err := bridge.LockConfig(path)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	defer unlock()
 	dst, err := bridge.ReadConfigDoc(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		dst, err = bridge.NewConfigDoc(path), nil

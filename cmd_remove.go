@@ -71,6 +71,11 @@ func runRemove(ctx context.Context, e env) error {
 // removeFromConfig removes name from the config file at path and reports
 // whether it was there. A missing file has nothing to remove.
 func removeFromConfig(path, name string) (bool, error) {
+	unlock, err := bridge.LockConfig(path)
+	if err != nil {
+		return false, fmt.Errorf("remove: %w", err)
+	}
+	defer unlock()
 	doc, err := bridge.ReadConfigDoc(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
