@@ -305,3 +305,40 @@ func TestConcurrentAddsAndRemovesKeepEveryEdit(t *testing.T) {
 		t.Errorf("servers after %d adds and 3 removes at once: %v, want %v", adds, names, want)
 	}
 }
+
+// TestImportClaudeCode reads Claude Code's user-scope servers from
+// ~/.claude.json (beside its other settings) and the project's .mcp.json.
+func TestImportClaudeCode(t *testing.T) {
+	s := newSandbox(t)
+	user := `{
+  "numStartups": 12,
+  "projects": {"/somewhere": {"allowedTools": [], "mcpServers": {}}},
+  "mcpServers": {"memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {}}}
+}
+`
+	project := `{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}
+`
+	userPath := filepath.Join(s.home, ".claude.json")
+	projectPath := filepath.Join(s.wd, ".mcp.json")
+	s.writeFile(userPath, user)
+	s.writeFile(projectPath, project)
+
+	r := s.mustRun(0, "import", "claude-code")
+	for _, want := range []string{userPath, projectPath, "added    memory", "added    files", "Wrote 2 server(s)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if s.readFile(userPath) != user || s.readFile(projectPath) != project {
+		t.Error("import changed a Claude Code file")
+	}
+	var cfg struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(s.readFile(s.configPath())), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.MCPServers) != 2 || cfg.MCPServers["memory"] == nil || cfg.MCPServers["files"] == nil {
+		t.Errorf("config servers = %s, want memory and files", cfg.MCPServers)
+	}
+}

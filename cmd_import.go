@@ -17,7 +17,7 @@ import (
 )
 
 var importHelp = commandHelp{
-	usage: []string{"import claude|cursor|vscode|FILE [--config FILE] [--dry-run]"},
+	usage: []string{"import claude|claude-code|cursor|vscode|FILE [--config FILE] [--dry-run]"},
 	about: `Merges the MCP servers another client runs into capbridge's config file,
 then prints what to put in that client instead, so that it starts capbridge
 alone. It asks nothing and overwrites nothing: a server already configured
@@ -27,12 +27,13 @@ read, never changed. Env and header values are copied as written (${VAR}
 stays ${VAR}) and never printed.
 
 Where it looks (Linux; macOS in brackets):
-  claude  ~/.config/Claude/claude_desktop_config.json
-          [~/Library/Application Support/Claude/claude_desktop_config.json]
-  cursor  ~/.cursor/mcp.json, then .cursor/mcp.json here
-  vscode  ~/.config/Code/User/mcp.json and settings.json ("mcp": {"servers"})
-          [~/Library/Application Support/Code/User/...], then .vscode/mcp.json here
-  FILE    any file with an "mcpServers" or "servers" map`,
+  claude       ~/.config/Claude/claude_desktop_config.json
+               [~/Library/Application Support/Claude/claude_desktop_config.json]
+  claude-code  ~/.claude.json (user scope), then .mcp.json here (project scope)
+  cursor       ~/.cursor/mcp.json, then .cursor/mcp.json here
+  vscode       ~/.config/Code/User/mcp.json and settings.json ("mcp": {"servers"})
+               [~/Library/Application Support/Code/User/...], then .vscode/mcp.json here
+  FILE         any file with an "mcpServers" or "servers" map`,
 	examples: []string{
 		"capbridge import claude",
 		"capbridge import --dry-run cursor",
@@ -46,6 +47,8 @@ func clientLabel(client string) (label string, ok bool) {
 	switch client {
 	case bridge.ClientClaude:
 		return "Claude Desktop", true
+	case bridge.ClientClaudeCode:
+		return "Claude Code", true
 	case bridge.ClientCursor:
 		return "Cursor", true
 	case bridge.ClientVSCode:
@@ -63,7 +66,7 @@ func runImport(ctx context.Context, e env) error {
 		return err
 	}
 	if len(args) != 1 {
-		return &usageError{msg: "import needs one source: claude, cursor, vscode or a FILE; run 'capbridge import -h'"}
+		return &usageError{msg: "import needs one source: claude, claude-code, cursor, vscode or a FILE; run 'capbridge import -h'"}
 	}
 	sources, err := importSources(args[0])
 	if err != nil {
@@ -118,7 +121,7 @@ func importSources(arg string) ([]string, error) {
 	label, isClient := clientLabel(arg)
 	if !isClient {
 		if _, err := os.Stat(arg); err != nil {
-			return nil, fmt.Errorf("import: %w; give claude, cursor, vscode or the path of a config file", err)
+			return nil, fmt.Errorf("import: %w; give claude, claude-code, cursor, vscode or the path of a config file", err)
 		}
 		return []string{arg}, nil
 	}

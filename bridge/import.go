@@ -307,9 +307,10 @@ func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
 
 // Client names understood by [ClientConfigPaths].
 const (
-	ClientClaude = "claude"
-	ClientCursor = "cursor"
-	ClientVSCode = "vscode"
+	ClientClaude     = "claude"
+	ClientClaudeCode = "claude-code"
+	ClientCursor     = "cursor"
+	ClientVSCode     = "vscode"
 )
 
 // ClientDirs are the directories client config files are found from.
@@ -330,6 +331,11 @@ func ClientConfigPaths(client string, dirs ClientDirs) []string {
 		if dirs.GOOS == "linux" {
 			paths = append(paths, filepath.Join(dirs.Home, ".config", "Claude", "claude_desktop_config.json"))
 		}
+	case ClientClaudeCode:
+		// User scope; then the project's shared .mcp.json.
+		paths = append(paths,
+			filepath.Join(dirs.Home, ".claude.json"),
+			filepath.Join(dirs.WorkDir, ".mcp.json"))
 	case ClientCursor:
 		paths = append(paths,
 			filepath.Join(dirs.Home, ".cursor", "mcp.json"),

@@ -309,6 +309,7 @@ func TestClientConfigPaths(t *testing.T) {
 		{ClientClaude, linux, []string{"/h/.config/Claude/claude_desktop_config.json"}},
 		{ClientClaude, xdg, []string{"/x/Claude/claude_desktop_config.json", "/h/.config/Claude/claude_desktop_config.json"}},
 		{ClientClaude, mac, []string{"/Users/u/Library/Application Support/Claude/claude_desktop_config.json"}},
+		{ClientClaudeCode, linux, []string{"/h/.claude.json", "/w/.mcp.json"}},
 		{ClientCursor, linux, []string{"/h/.cursor/mcp.json", "/w/.cursor/mcp.json"}},
 		{ClientVSCode, linux, []string{"/h/.config/Code/User/mcp.json", "/h/.config/Code/User/settings.json", "/w/.vscode/mcp.json"}},
 		{"emacs", linux, nil},
