@@ -99,7 +99,7 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{[]string{"add", "x", "--ulr", "http://h/mcp"}, 2, `did you mean "--url"?`},
 		{[]string{"remove", "--confg", "c.json", "x"}, 2, `did you mean "--config"?`},
 		{[]string{"version", "extra"}, 2, "no arguments"},
-		{[]string{"import"}, 2, "claude, cursor, vscode or a FILE"},
+		{[]string{"import"}, 2, "claude, claude-code, cursor, vscode or a FILE"},
 		{[]string{"import", "no-such-file.json"}, 1, "no-such-file.json"},
 		{[]string{"remove"}, 2, "exactly one server NAME"},
 		{[]string{"remove", "nothing"}, 1, "capbridge servers"},
