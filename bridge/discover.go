@@ -74,10 +74,7 @@ func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return b.discoveryFailed(fmt.Errorf("searching the catalog: %w", err)), nil
 	}
-	matches, err := b.cards(ctx, results)
-	if err != nil {
-		return b.discoveryFailed(err), nil
-	}
+	matches := b.cards(results)
 	ans, err := b.fitDiscovery(sessionKey(req.Session), matches)
 	if err != nil {
 		return b.discoveryFailed(err), nil
@@ -111,27 +108,12 @@ type match struct {
 	act  action
 }
 
-// cards reads the stored card and hash of each ranked tool, in rank order.
-func (b *Bridge) cards(ctx context.Context, results []search.Result) ([]match, error) {
-	ids := make([]int64, len(results))
-	for i, r := range results {
-		ids[i] = r.ToolID
-	}
-	tools, err := b.st.ToolsByID(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("reading ranked tools: %w", err)
-	}
-	byID := make(map[int64]int, len(tools))
-	for i, t := range tools {
-		byID[t.ID] = i
-	}
+// cards builds the card of each ranked tool, in rank order, from the
+// stored card and hash the search results carry.
+func (b *Bridge) cards(results []search.Result) []match {
 	var out []match
 	for _, r := range results {
-		i, ok := byID[r.ToolID]
-		if !ok {
-			continue // replaced by a re-index since it was ranked
-		}
-		t := tools[i]
+		t := r.Tool
 		var c schema.Card
 		if err := json.Unmarshal(t.Card, &c); err != nil {
 			b.logger.Warn("stored card unreadable; skipping it", "server", t.Server, "tool", t.Name, "err", err)
@@ -151,7 +133,7 @@ func (b *Bridge) cards(ctx context.Context, results []search.Result) ([]match, e
 			act: action{server: t.Server, tool: t.Name, hash: t.Hash},
 		})
 	}
-	return out, nil
+	return out
 }
 
 // fitDiscovery issues an action id for each match that fits and builds the
