@@ -214,8 +214,21 @@ func BenchmarkReplaceCatalog5000(b *testing.B) {
 }
 
 // BenchmarkOpen5000 opens an existing 5,000-tool catalog and answers a
-// first query: the start-up cost serve pays.
+// first query; checked, it also runs the whole-file check serve and index
+// run at start (OpenChecked): the start-up cost serve pays.
 func BenchmarkOpen5000(b *testing.B) {
+	b.Run("unchecked", func(b *testing.B) {
+		benchOpen(b, func(ctx context.Context, path string) (*Store, error) { return Open(ctx, path, nil) })
+	})
+	b.Run("checked", func(b *testing.B) {
+		benchOpen(b, func(ctx context.Context, path string) (*Store, error) {
+			s, _, err := OpenChecked(ctx, path, nil)
+			return s, err
+		})
+	})
+}
+
+func benchOpen(b *testing.B, open func(context.Context, string) (*Store, error)) {
 	ctx := context.Background()
 	s, path := openTemp(b)
 	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
@@ -223,7 +236,7 @@ func BenchmarkOpen5000(b *testing.B) {
 	}
 	s.Close()
 	loop(b, func() error {
-		s, err := Open(ctx, path, nil)
+		s, err := open(ctx, path)
 		if err != nil {
 			return err
 		}
