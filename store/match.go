@@ -77,7 +77,7 @@ ORDER BY f.r, k LIMIT `+lim, args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	return s.collectKeyedHits(rows, op)
+	return s.collectHits(rows, op, true)
 }
 
 // NearTerms returns the vocabulary words that match the FTS5 query expr
@@ -162,30 +162,18 @@ func (s *Store) ToolCount(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-func (s *Store) collectHits(rows *sql.Rows, op string) ([]Hit, error) {
+// collectHits reads rows of (id, r) or, keyed, (id, r, key) into hits with
+// Score = -r.
+func (s *Store) collectHits(rows *sql.Rows, op string, keyed bool) ([]Hit, error) {
 	defer rows.Close()
 	var out []Hit
 	for rows.Next() {
 		var h Hit
-		if err := rows.Scan(&h.ID, &h.Score); err != nil {
-			return nil, s.wrap(op, err)
+		dst := []any{&h.ID, &h.Score}
+		if keyed {
+			dst = append(dst, &h.Key)
 		}
-		h.Score = -h.Score
-		out = append(out, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
-	}
-	return out, nil
-}
-
-// collectKeyedHits is collectHits for rows that carry the tool's Key third.
-func (s *Store) collectKeyedHits(rows *sql.Rows, op string) ([]Hit, error) {
-	defer rows.Close()
-	var out []Hit
-	for rows.Next() {
-		var h Hit
-		if err := rows.Scan(&h.ID, &h.Score, &h.Key); err != nil {
+		if err := rows.Scan(dst...); err != nil {
 			return nil, s.wrap(op, err)
 		}
 		h.Score = -h.Score

@@ -230,7 +230,7 @@ func (s *Store) NearestVectors(ctx context.Context, vec []float32, k int) ([]Hit
 	if err != nil {
 		return nil, s.wrap("searching vectors", err)
 	}
-	hits, err := s.collectHits(rows, "searching vectors")
+	hits, err := s.collectHits(rows, "searching vectors", false)
 	for i := range hits {
 		hits[i].Score = 1 + hits[i].Score // collectHits negated the distance
 	}
