@@ -145,19 +145,20 @@ func withinBudget(words []string, docs map[string]int, budget int) []string {
 	if budget <= 0 {
 		return words
 	}
-	count := func(w string) int {
+	count := make(map[string]int, len(words))
+	for _, w := range words {
 		d := docs[w]
 		for _, st := range stems(w) {
 			d = max(d, docs[st])
 		}
-		return d
+		count[w] = d
 	}
 	byDocs := slices.Clone(words)
-	slices.SortStableFunc(byDocs, func(a, b string) int { return count(a) - count(b) })
+	slices.SortStableFunc(byDocs, func(a, b string) int { return count[a] - count[b] })
 	drop := make(map[string]bool)
 	sum := 0
 	for i, w := range byDocs {
-		sum += count(w)
+		sum += count[w]
 		if i > 0 && (sum > keptOverBudget*budget || (i >= minKeptWords && sum > budget)) {
 			drop[w] = true
 		}
