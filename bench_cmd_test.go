@@ -94,17 +94,3 @@ func TestBenchSoakShort(t *testing.T) {
 		t.Errorf("soak printed %d table lines, want a header and samples", n)
 	}
 }
-
-// TestBenchCommand runs `capbridge bench` with the arguments in
-// CAPBRIDGE_BENCH_ARGS (space-separated) and prints its output; without
-// them it does nothing. It runs the command before main.go lists it:
-//
-//	CAPBRIDGE_BENCH_ARGS='--laptop ../shared/catalogs/laptop.jsonl' go test -run TestBenchCommand -v -timeout 30m .
-func TestBenchCommand(t *testing.T) {
-	args := os.Getenv("CAPBRIDGE_BENCH_ARGS")
-	if args == "" {
-		t.Skip("set CAPBRIDGE_BENCH_ARGS to run capbridge bench")
-	}
-	out, _ := runBenchArgs(t, strings.Fields(args)...)
-	t.Logf("capbridge bench %s:\n%s", args, out)
-}

@@ -32,7 +32,7 @@ func benchRaws(b testing.TB, n int) (servers []string, raws map[string][]json.Ra
 		for _, path := range benchCatalogFiles {
 			f, err := os.Open(path)
 			if err != nil {
-				b.Skipf("bench catalog not available: %v", err)
+				b.Fatalf("bench catalog missing (../shared is part of the checkout CI runs on): %v", err)
 			}
 			err = eachLine(f, func(_ int, line []byte) error {
 				if count == n {
@@ -71,7 +71,7 @@ func benchQueries(b testing.TB) []string {
 	for _, set := range []string{"retrieval_bfcl", "retrieval_metatool"} {
 		f, err := os.Open(filepath.Join(benchDir(set), "queries.jsonl"))
 		if err != nil {
-			b.Skipf("bench queries not available: %v", err)
+			b.Fatalf("bench queries missing (../shared is part of the checkout CI runs on): %v", err)
 		}
 		qs, err := ReadQueries(f)
 		f.Close()
