@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -307,7 +308,8 @@ func TestConcurrentAddsAndRemovesKeepEveryEdit(t *testing.T) {
 }
 
 // TestImportClaudeCode reads Claude Code's user-scope servers from
-// ~/.claude.json (beside its other settings) and the project's .mcp.json.
+// ~/.claude.json (beside its other settings) and the project's .mcp.json;
+// another project's local-scope servers stay out.
 func TestImportClaudeCode(t *testing.T) {
 	s := newSandbox(t)
 	user := `{
@@ -340,5 +342,120 @@ func TestImportClaudeCode(t *testing.T) {
 	}
 	if len(cfg.MCPServers) != 2 || cfg.MCPServers["memory"] == nil || cfg.MCPServers["files"] == nil {
 		t.Errorf("config servers = %s, want memory and files", cfg.MCPServers)
+	}
+}
+
+// TestImportClaudeCodeScopes imports Claude Code's local scope (this
+// directory's entry under "projects" in ~/.claude.json) with its project and
+// user scopes, taking a name defined in several from the first of local,
+// project, user, and saying which scope each server came from.
+func TestImportClaudeCodeScopes(t *testing.T) {
+	const project = `{"mcpServers": {"db": {"command": "project-db"}, "files": {"command": "project-files"}}}`
+	const userServers = `"mcpServers": {"db": {"command": "user-db"}, "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}`
+	const local = `{"db": {"command": "local-db", "env": {"DB_PASSWORD": "ghp_plantedSecret123"}}, "bad": 42, "web": {"type": "http", "url": "https://mcp.example.com/mcp"}}`
+	tests := []struct {
+		name string
+		// user is ~/.claude.json; @WD@ is this directory as a JSON string.
+		user       string
+		code       int
+		stdout     []string
+		stderr     []string
+		commands   map[string]string // server -> command (or url) in the config written
+		notWritten bool
+	}{
+		{
+			name: "precedence local > project > user",
+			user: `{"numStartups": 2, ` + userServers + `, "projects": {"/elsewhere": {"mcpServers": {"other": {"command": "x"}}}, @WD@: {"allowedTools": [], "mcpServers": ` + local + `}}}`,
+			stdout: []string{
+				"(local scope: \"projects\" > @WD@):\n  added    db\n  added    web\n  skipped  bad: ",
+				"is a number, not a server definition",
+				"(project scope):\n  added    files\n  skipped  db: Claude Code runs its local-scope definition instead\n",
+				"(user scope):\n  added    memory\n  skipped  db: Claude Code runs its local-scope definition instead\n",
+				"Wrote 4 server(s)",
+			},
+			commands: map[string]string{"db": "local-db", "web": "https://mcp.example.com/mcp", "files": "project-files", "memory": "npx"},
+		},
+		{
+			name:     "no entry for this directory",
+			user:     `{` + userServers + `, "projects": {"/elsewhere": {"mcpServers": {"other": {"command": "x"}}}}}`,
+			stdout:   []string{"(project scope):\n  added    db\n  added    files\n", "(user scope):\n  added    memory\n  skipped  db: Claude Code runs its project-scope definition instead\n"},
+			commands: map[string]string{"db": "project-db", "files": "project-files", "memory": "npx"},
+		},
+		{
+			name:     "projects is not an object",
+			user:     `{` + userServers + `, "projects": [@WD@]}`,
+			stderr:   []string{"warning: ", `"projects" is an array, not a JSON object; importing the other scopes`},
+			stdout:   []string{"(project scope):\n  added    db\n", "(user scope):\n  added    memory\n"},
+			commands: map[string]string{"db": "project-db", "files": "project-files", "memory": "npx"},
+		},
+		{
+			name:     "this directory's entry is not an object",
+			user:     `{` + userServers + `, "projects": {@WD@: true}}`,
+			stderr:   []string{`"projects" > @WD@ is a boolean, not a JSON object`},
+			commands: map[string]string{"db": "project-db", "files": "project-files", "memory": "npx"},
+		},
+		{
+			name:       "malformed file",
+			user:       "{\n  \"projects\": {@WD@: {\"mcpServers\": {\"db\": nope}}}\n}",
+			code:       1,
+			stderr:     []string{".claude.json:2:"},
+			notWritten: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSandbox(t)
+			// Claude Code files a project under the directory's real path,
+			// which is what the binary's os.Getwd sees with no $PWD.
+			wd, err := filepath.EvalSymlinks(s.wd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			quote := strings.NewReplacer("@WD@", strconv.Quote(wd))
+			userPath := filepath.Join(s.home, ".claude.json")
+			user := quote.Replace(tt.user)
+			s.writeFile(userPath, user)
+			s.writeFile(filepath.Join(s.wd, ".mcp.json"), project)
+
+			r := s.mustRun(tt.code, "import", "claude-code")
+			for _, want := range tt.stdout {
+				if want = quote.Replace(want); !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			for _, want := range tt.stderr {
+				if want = quote.Replace(want); !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if strings.Contains(r.stdout+r.stderr, "ghp_plantedSecret123") {
+				t.Error("import printed a secret env value")
+			}
+			if strings.Contains(r.stdout, "other") {
+				t.Errorf("another project's server was read:\n%s", r.stdout)
+			}
+			if s.readFile(userPath) != user {
+				t.Error("import changed ~/.claude.json")
+			}
+			if tt.notWritten {
+				if _, err := os.Stat(s.configPath()); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("a failed import wrote %s (%v)", s.configPath(), err)
+				}
+				return
+			}
+			var cfg struct {
+				MCPServers map[string]struct{ Command, URL string } `json:"mcpServers"`
+			}
+			if err := json.Unmarshal([]byte(s.readFile(s.configPath())), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			got := make(map[string]string)
+			for name, srv := range cfg.MCPServers {
+				got[name] = srv.Command + srv.URL
+			}
+			if !reflect.DeepEqual(got, tt.commands) {
+				t.Errorf("config servers = %v, want %v", got, tt.commands)
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/capbridge/capbridge/bridge"
@@ -29,7 +30,9 @@ stays ${VAR}) and never printed.
 Where it looks (Linux; macOS in brackets):
   claude       ~/.config/Claude/claude_desktop_config.json
                [~/Library/Application Support/Claude/claude_desktop_config.json]
-  claude-code  ~/.claude.json (user scope), then .mcp.json here (project scope)
+  claude-code  ~/.claude.json's entry for this directory (local scope), .mcp.json
+               here (project scope), then ~/.claude.json (user scope); a name in
+               several scopes is taken from the first, as Claude Code runs it
   cursor       ~/.cursor/mcp.json, then .cursor/mcp.json here
   vscode       ~/.config/Code/User/mcp.json and settings.json ("mcp": {"servers"})
                [~/Library/Application Support/Code/User/...], then .vscode/mcp.json here
@@ -86,18 +89,35 @@ func runImport(ctx context.Context, e env) error {
 	if err != nil {
 		return fmt.Errorf("import: %w; fix the file, or import into another one with --config", err)
 	}
-	self, _ := os.Executable()
-	added := 0
-	serversKey := bridge.ServersKeyMCP
+	var docs []*bridge.ConfigDoc
 	for _, src := range sources {
-		doc, err := bridge.ReadClientConfig(src)
+		doc, err := bridge.ReadClientSource(src)
+		if errors.Is(err, bridge.ErrNotServerMap) && src.Scope == bridge.ScopeLocal {
+			// Claude Code finds no local-scope servers there either; the
+			// file's user scope is read on its own.
+			fmt.Fprintf(e.stderr, "capbridge: warning: %v; importing the other scopes\n", err)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
-		serversKey = doc.ServersKey()
+		docs = append(docs, doc)
+	}
+	bridge.ApplyPrecedence(docs)
+
+	self, _ := os.Executable()
+	added := 0
+	serversKey := bridge.ServersKeyMCP
+	var read []*bridge.ConfigDoc
+	for _, doc := range docs {
 		report := dst.Merge(doc, self)
 		added += len(report.Added)
-		printImportReport(e.stdout, src, doc, report, *dryRun)
+		if doc.Scope == bridge.ScopeLocal && len(doc.ServerNames()) == 0 && len(report.Shadowed) == 0 {
+			continue // no local-scope servers for this directory: nothing to say
+		}
+		serversKey = doc.ServersKey()
+		read = append(read, doc)
+		printImportReport(e.stdout, doc, report, *dryRun)
 	}
 
 	switch {
@@ -112,44 +132,60 @@ func runImport(ctx context.Context, e env) error {
 		fmt.Fprintf(e.stdout, "\nWrote %d server(s) to %s.\n", added, path)
 		fmt.Fprintln(e.stdout, "Run 'capbridge index' to list and store their tools now ('capbridge serve' also does it at start).")
 	}
-	return printClientSnippet(e.stdout, serversKey, sources, *configPath != "" || os.Getenv(bridge.EnvConfig) != "", path)
+	return printClientSnippet(e.stdout, serversKey, read, *configPath != "" || os.Getenv(bridge.EnvConfig) != "", path)
 }
 
-// importSources resolves import's argument to the files to read: a
+// importSources resolves import's argument to the sources to read: a
 // client's config files that exist, or the one file named.
-func importSources(arg string) ([]string, error) {
+func importSources(arg string) ([]bridge.ClientSource, error) {
 	label, isClient := clientLabel(arg)
 	if !isClient {
 		if _, err := os.Stat(arg); err != nil {
 			return nil, fmt.Errorf("import: %w; give claude, claude-code, cursor, vscode or the path of a config file", err)
 		}
-		return []string{arg}, nil
+		return []bridge.ClientSource{{Path: arg}}, nil
 	}
 	home, _ := os.UserHomeDir()
 	configDir, _ := os.UserConfigDir()
 	wd, _ := os.Getwd()
-	candidates := bridge.ClientConfigPaths(arg, bridge.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd})
-	var found []string
-	for _, p := range candidates {
-		if _, err := os.Stat(p); err == nil {
-			found = append(found, p)
+	candidates := bridge.ClientSources(arg, bridge.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd})
+	var found []bridge.ClientSource
+	var paths []string
+	for _, src := range candidates {
+		if !slices.Contains(paths, src.Path) {
+			paths = append(paths, src.Path)
+		}
+		if _, err := os.Stat(src.Path); err == nil {
+			found = append(found, src)
 		}
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("import: no %s config found (looked for %s); give its path: capbridge import FILE", label, strings.Join(candidates, ", "))
+		return nil, fmt.Errorf("import: no %s config found (looked for %s); give its path: capbridge import FILE", label, strings.Join(paths, ", "))
 	}
 	return found, nil
 }
 
+// sourceLabel names where a source's servers were read, with Claude Code's
+// scope: ~/.claude.json holds two of them.
+func sourceLabel(doc *bridge.ConfigDoc) string {
+	switch doc.Scope {
+	case "":
+		return doc.Path
+	case bridge.ScopeLocal:
+		return fmt.Sprintf("%s (local scope: \"projects\" > %q)", doc.Path, doc.Project)
+	}
+	return fmt.Sprintf("%s (%s scope)", doc.Path, doc.Scope)
+}
+
 // printImportReport says what happened to each server of one source, by
 // name only: definitions may hold secrets.
-func printImportReport(w io.Writer, src string, doc *bridge.ConfigDoc, r bridge.ImportReport, dryRun bool) {
+func printImportReport(w io.Writer, doc *bridge.ConfigDoc, r bridge.ImportReport, dryRun bool) {
 	added := "added   "
 	if dryRun {
 		added = "would add"
 	}
-	fmt.Fprintf(w, "From %s:\n", src)
-	if len(doc.ServerNames()) == 0 {
+	fmt.Fprintf(w, "From %s:\n", sourceLabel(doc))
+	if len(doc.ServerNames()) == 0 && len(r.Shadowed) == 0 {
 		fmt.Fprintf(w, "  no servers (no %q or %q map)\n", bridge.ServersKeyMCP, bridge.ServersKeyVSCode)
 	}
 	for _, name := range r.Added {
@@ -171,11 +207,14 @@ func printImportReport(w io.Writer, src string, doc *bridge.ConfigDoc, r bridge.
 	for _, inv := range r.Invalid {
 		fmt.Fprintf(w, "  skipped  %s: %v\n", inv.Name, inv.Err)
 	}
+	for _, sh := range r.Shadowed {
+		fmt.Fprintf(w, "  skipped  %s: Claude Code runs its %s-scope definition instead\n", sh.Name, sh.Scope)
+	}
 }
 
 // printClientSnippet prints the server map that makes the client start
 // capbridge alone, and where it goes.
-func printClientSnippet(w io.Writer, serversKey string, sources []string, explicitConfig bool, configPath string) error {
+func printClientSnippet(w io.Writer, serversKey string, sources []*bridge.ConfigDoc, explicitConfig bool, configPath string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("import: finding this binary's path for the client snippet: %w", err)
@@ -197,7 +236,7 @@ func printClientSnippet(w io.Writer, serversKey string, sources []string, explic
 	}
 	fmt.Fprintf(w, "\nSo that the client starts capbridge alone, replace its %q map in\n", serversKey)
 	for _, src := range sources {
-		fmt.Fprintf(w, "  %s\n", src)
+		fmt.Fprintf(w, "  %s\n", sourceLabel(src))
 	}
 	fmt.Fprintf(w, "with the one below (capbridge never edits that file; the servers live on in its config):\n\n%s", snippet)
 	return nil

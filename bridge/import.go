@@ -47,9 +47,12 @@ func (e *JSONFileError) Unwrap() error { return e.Err }
 // edited and the file written back without losing or reordering the rest.
 type ConfigDoc struct {
 	Path       string
+	Scope      string // a client's file: the scope it was read for, as in [ClientSource]
+	Project    string // ScopeLocal: the key under "projects" the servers were read from
 	root       orderedObject
 	serversKey string
 	servers    orderedObject
+	shadowed   []ShadowedServer // removed by [ApplyPrecedence]
 }
 
 // NewConfigDoc returns an empty capbridge config that will be written to path.
@@ -155,6 +158,9 @@ type ImportReport struct {
 	Clashed []string // already configured with a different definition: skipped
 	Loops   []string // would run capbridge itself: skipped
 	Invalid []InvalidServer
+	// Shadowed are defined in a scope of higher precedence too, whose
+	// definition the client runs: skipped (see [ApplyPrecedence]).
+	Shadowed []ShadowedServer
 }
 
 // InvalidServer is a server [ConfigDoc.Merge] skipped because capbridge
@@ -169,7 +175,7 @@ type InvalidServer struct {
 // nothing, and skips servers that run capbridge itself (self is the path of
 // the running binary, or "") and servers [ParseConfig] would refuse.
 func (d *ConfigDoc) Merge(src *ConfigDoc, self string) ImportReport {
-	var r ImportReport
+	r := ImportReport{Shadowed: src.shadowed}
 	for _, name := range src.servers.keys {
 		def := src.servers.values[name]
 		existing, ok := d.servers.values[name]
@@ -194,6 +200,9 @@ func (d *ConfigDoc) Merge(src *ConfigDoc, self string) ImportReport {
 
 // checkServer loads a config holding only this server, as serve would.
 func checkServer(path, name string, def json.RawMessage) error {
+	if kind := valueKind(def); kind != "an object" {
+		return fmt.Errorf("%s: server %q: is %s, not a server definition (an object)", path, name, kind)
+	}
 	one := newOrderedObject()
 	one.set(name, def)
 	servers, err := one.marshal()
@@ -305,7 +314,7 @@ func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// Client names understood by [ClientConfigPaths].
+// Client names understood by [ClientSources].
 const (
 	ClientClaude     = "claude"
 	ClientClaudeCode = "claude-code"
@@ -318,45 +327,47 @@ type ClientDirs struct {
 	GOOS      string // runtime.GOOS
 	Home      string // os.UserHomeDir
 	ConfigDir string // os.UserConfigDir: $XDG_CONFIG_HOME, ~/Library/Application Support, %AppData%
-	WorkDir   string // the current directory, for project configs
+	WorkDir   string // the current directory, absolute, for project configs
 }
 
-// ClientConfigPaths returns where client keeps its MCP servers, in the order
-// they should be imported, existing or not. It returns nil for an unknown client.
-func ClientConfigPaths(client string, dirs ClientDirs) []string {
-	var paths []string
+// ClientSources returns where client keeps its MCP servers, existing or
+// not, in the order they should be imported: for Claude Code, its scopes
+// in order of precedence (local, project, user; see [ApplyPrecedence]). It
+// returns nil for an unknown client.
+func ClientSources(client string, dirs ClientDirs) []ClientSource {
+	var srcs []ClientSource
+	file := func(path ...string) { srcs = append(srcs, ClientSource{Path: filepath.Join(path...)}) }
 	switch client {
 	case ClientClaude:
-		paths = append(paths, filepath.Join(dirs.ConfigDir, "Claude", "claude_desktop_config.json"))
+		file(dirs.ConfigDir, "Claude", "claude_desktop_config.json")
 		if dirs.GOOS == "linux" {
-			paths = append(paths, filepath.Join(dirs.Home, ".config", "Claude", "claude_desktop_config.json"))
+			file(dirs.Home, ".config", "Claude", "claude_desktop_config.json")
 		}
 	case ClientClaudeCode:
-		// User scope; then the project's shared .mcp.json.
-		paths = append(paths,
-			filepath.Join(dirs.Home, ".claude.json"),
-			filepath.Join(dirs.WorkDir, ".mcp.json"))
+		user := filepath.Join(dirs.Home, ".claude.json")
+		srcs = append(srcs,
+			ClientSource{Path: user, Scope: ScopeLocal, Project: dirs.WorkDir},
+			ClientSource{Path: filepath.Join(dirs.WorkDir, ".mcp.json"), Scope: ScopeProject},
+			ClientSource{Path: user, Scope: ScopeUser})
 	case ClientCursor:
-		paths = append(paths,
-			filepath.Join(dirs.Home, ".cursor", "mcp.json"),
-			filepath.Join(dirs.WorkDir, ".cursor", "mcp.json"))
+		file(dirs.Home, ".cursor", "mcp.json")
+		file(dirs.WorkDir, ".cursor", "mcp.json")
 	case ClientVSCode:
-		paths = append(paths,
-			filepath.Join(dirs.ConfigDir, "Code", "User", "mcp.json"),
-			filepath.Join(dirs.ConfigDir, "Code", "User", "settings.json"),
-			filepath.Join(dirs.WorkDir, ".vscode", "mcp.json"))
+		file(dirs.ConfigDir, "Code", "User", "mcp.json")
+		file(dirs.ConfigDir, "Code", "User", "settings.json")
+		file(dirs.WorkDir, ".vscode", "mcp.json")
 	}
-	return dedupe(paths)
+	return dedupe(srcs)
 }
 
-func dedupe(paths []string) []string {
-	seen := make(map[string]bool)
-	var out []string
-	for _, p := range paths {
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
+func dedupe(srcs []ClientSource) []ClientSource {
+	seen := make(map[ClientSource]bool)
+	var out []ClientSource
+	for _, s := range srcs {
+		s.Path = filepath.Clean(s.Path)
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
 	return out

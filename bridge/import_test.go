@@ -294,33 +294,40 @@ func TestSave(t *testing.T) {
 	}
 }
 
-func TestClientConfigPaths(t *testing.T) {
+func TestClientSources(t *testing.T) {
 	dirs := ClientDirs{Home: "/h", ConfigDir: "/h/.config", WorkDir: "/w"}
 	mac := ClientDirs{GOOS: "darwin", Home: "/Users/u", ConfigDir: "/Users/u/Library/Application Support", WorkDir: "/w"}
 	linux := dirs
 	linux.GOOS = "linux"
 	xdg := linux
 	xdg.ConfigDir = "/x"
+	homeIsWork := linux
+	homeIsWork.WorkDir = "/h"
 	tests := []struct {
 		client string
 		dirs   ClientDirs
-		want   []string
+		want   []string // path, then [scope project] for Claude Code
 	}{
 		{ClientClaude, linux, []string{"/h/.config/Claude/claude_desktop_config.json"}},
 		{ClientClaude, xdg, []string{"/x/Claude/claude_desktop_config.json", "/h/.config/Claude/claude_desktop_config.json"}},
 		{ClientClaude, mac, []string{"/Users/u/Library/Application Support/Claude/claude_desktop_config.json"}},
-		{ClientClaudeCode, linux, []string{"/h/.claude.json", "/w/.mcp.json"}},
+		{ClientClaudeCode, linux, []string{"/h/.claude.json [local /w]", "/w/.mcp.json [project]", "/h/.claude.json [user]"}},
+		{ClientClaudeCode, homeIsWork, []string{"/h/.claude.json [local /h]", "/h/.mcp.json [project]", "/h/.claude.json [user]"}},
 		{ClientCursor, linux, []string{"/h/.cursor/mcp.json", "/w/.cursor/mcp.json"}},
 		{ClientVSCode, linux, []string{"/h/.config/Code/User/mcp.json", "/h/.config/Code/User/settings.json", "/w/.vscode/mcp.json"}},
 		{"emacs", linux, nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.client+"/"+tt.dirs.ConfigDir, func(t *testing.T) {
-			got := ClientConfigPaths(tt.client, tt.dirs)
-			for i := range got {
-				got[i] = filepath.ToSlash(got[i])
+		t.Run(tt.client+"/"+tt.dirs.ConfigDir+"/"+tt.dirs.WorkDir, func(t *testing.T) {
+			var got []string
+			for _, src := range ClientSources(tt.client, tt.dirs) {
+				s := filepath.ToSlash(src.Path)
+				if src.Scope != "" {
+					s += " [" + strings.TrimSpace(src.Scope+" "+filepath.ToSlash(src.Project)) + "]"
+				}
+				got = append(got, s)
 			}
-			checkNames(t, "paths", got, tt.want)
+			checkNames(t, "sources", got, tt.want)
 		})
 	}
 }
@@ -365,6 +372,28 @@ func TestStripJSONComments(t *testing.T) {
 	for _, tt := range tests {
 		if got := string(stripJSONComments([]byte(tt.in))); got != tt.want {
 			t.Errorf("stripJSONComments(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMergeEntryNotAnObject(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "client.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {"n": 42, "s": "uvx", "ok": {"command": "uvx"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src, err := ReadClientConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewConfigDoc("unused").Merge(src, "")
+	checkNames(t, "added", r.Added, []string{"ok"})
+	want := map[string]string{"n": `server "n": is a number, not a server definition`, "s": `server "s": is a string, not a server definition`}
+	if len(r.Invalid) != len(want) {
+		t.Fatalf("invalid = %v, want %d", r.Invalid, len(want))
+	}
+	for _, inv := range r.Invalid {
+		if !strings.Contains(inv.Err.Error(), want[inv.Name]) || !strings.Contains(inv.Err.Error(), path) {
+			t.Errorf("%s: %v, want it to name %s and say %s", inv.Name, inv.Err, path, want[inv.Name])
 		}
 	}
 }
