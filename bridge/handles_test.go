@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,7 @@ func TestHandleResolve(t *testing.T) {
 		{"other session, expired", b, same, handleTTL + time.Minute, errHandleUnknown},
 		{"forged with prefix", a, func(string) string { return handlePrefix + strings.Repeat("A", handleChars) }, 0, errHandleUnknown},
 		{"mangled", a, func(id string) string { return id[:len(id)-1] + "_" }, 0, errHandleUnknown},
+		{"same bits, other padding", a, otherPadding, 0, errHandleUnknown},
 		{"no prefix", a, func(id string) string { return strings.TrimPrefix(id, handlePrefix) }, 0, errHandleUnknown},
 		{"empty", a, func(string) string { return "" }, 0, errHandleUnknown},
 	}
@@ -89,6 +91,14 @@ func TestHandleResolve(t *testing.T) {
 }
 
 func same(id string) string { return id }
+
+// otherPadding respells id's last character with its 4 unused low bits
+// set: a lax base64 decoder reads the same 16 bytes.
+func otherPadding(id string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, id[len(id)-1])
+	return id[:len(id)-1] + string(alphabet[last|0xF])
+}
 
 func TestHandlesForgottenAfterMemory(t *testing.T) {
 	c := newClock()
@@ -165,9 +175,10 @@ func TestExpiredHandlesLetGoOfTheirAction(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && got != a) {
 				t.Errorf("resolve(first) = %+v, %v; want %+v, %v", got, err, a, tt.wantErr)
 			}
+			k, _ := h.key(first)
 			h.mu.Lock()
-			it, ok := h.byID[first]
-			held := ok && it.action != (action{})
+			it, ok := h.byID[k]
+			held := ok && it.act != nil
 			h.mu.Unlock()
 			if held != tt.kept {
 				t.Errorf("first id's action held: %v, want %v", held, tt.kept)
@@ -177,4 +188,50 @@ func TestExpiredHandlesLetGoOfTheirAction(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHandlesMemoryPerID bounds the heap each remembered id costs, live
+// and expired: a long burst of discoveries fills the table towards
+// maxHandlesKept, and Go keeps about twice the live heap from the OS.
+// Text keys, pointer values and each search's own strings cost 269 and
+// 181 bytes.
+func TestHandlesMemoryPerID(t *testing.T) {
+	const ids = 100000
+	c := newClock()
+	h := newHandles(c.now, nil)
+	heap := func() int64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	before := heap()
+	for range ids {
+		// Strings as a search returns them: a copy for every card.
+		a := action{server: strings.Clone("helpdesk"), tool: strings.Clone("get_ticket"), hash: strings.Repeat("0123456789abcdef", 4)}
+		if _, err := h.issue("s", a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := heap()
+	c.advance(handleTTL)
+	if _, err := h.issue("s", action{}); err != nil { // issuing lets go of expired actions
+		t.Fatal(err)
+	}
+	expired := heap()
+	for _, tt := range []struct {
+		name  string
+		bytes int64
+		max   int64
+	}{
+		{"live", live - before, 180},
+		{"expired", expired - before, 120},
+	} {
+		per := tt.bytes / ids
+		t.Logf("%s ids: %d heap bytes each", tt.name, per)
+		if per > tt.max {
+			t.Errorf("%s ids: %d heap bytes each, want at most %d", tt.name, per, tt.max)
+		}
+	}
+	runtime.KeepAlive(h)
 }
