@@ -1,0 +1,368 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capbridge/capbridge/demo"
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What a discovery costs, layer by layer, over two catalogs of 5,000 tools:
+//
+//   - catalog=synthetic: the one TestLoadBigCatalog serves (one server of
+//     synthetic demo tools, `demo-server --fault big-catalog:5000`) and its
+//     five intents;
+//   - catalog=shared: search's BenchmarkSearch mix of the shared real
+//     catalogs (laptop, twilio, MetaTool, BFCL, cycled to 5,000 under
+//     renamed servers) and its BFCL and MetaTool queries.
+//
+// and, for each, the layers:
+//
+//   - search:  search.Searcher.Search alone, scoped as discover scopes it;
+//   - answer:  the handler's work after the search: cards from the ranked
+//     rows, fitting them to the budgets, action ids, the answer's JSON;
+//   - handler: the discover_capability handler (search, cards, fitting,
+//     action ids, answer JSON), called directly;
+//   - memory:  a real go-sdk client calling it through the bridge's server
+//     over mcp.NewInMemoryTransports;
+//   - stdio:   the same client through [NewStdioTransport] (stdin guard,
+//     locked writer, draining connection) over OS pipes: serve over stdio
+//     without the process boundary.
+//
+// Every discovery asks for limit 5. Each layer reports p50-ms and p95-ms
+// over the timed calls, and cpu-ms/op (the process's CPU, the client's
+// included), which a busy machine does not inflate as it does wall time.
+// Profile one layer with, e.g.,
+//
+//	go test -run '^$' -bench 'BenchmarkDiscover/catalog=synthetic/stdio' -benchtime 2000x -cpuprofile cpu.out ./bridge/
+//
+// or, to profile the timed calls alone without the catalog's loading, set
+// BENCH_DISCOVER_PROFILES to a directory: each layer writes its CPU
+// profile there (catalog=synthetic_stdio.cpu and so on).
+func BenchmarkDiscover(b *testing.B) {
+	const tools = 5000
+	b.Run("catalog=synthetic", func(b *testing.B) {
+		st, servers := benchStore(b)
+		if _, err := search.Ingest(context.Background(), st, store.Server{Name: "big"}, syntheticCatalog(b, tools), nil); err != nil {
+			b.Fatal(err)
+		}
+		servers["big"] = true
+		intents := []string{"export invoices from billing", "approve a shipment", "sync sensor data", "archive old builds", "restore a policy"}
+		benchDiscoverLayers(b, st, servers, intents)
+	})
+	b.Run("catalog=shared", func(b *testing.B) {
+		st, servers := benchStore(b)
+		n, err := search.LoadCatalog(context.Background(), st, bytes.NewReader(sharedCatalog(b, tools, servers)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n < tools*9/10 {
+			b.Fatalf("%d of %d shared tools stored", n, tools)
+		}
+		benchDiscoverLayers(b, st, servers, sharedQueries(b))
+	})
+}
+
+// benchDiscoverLayers times discoveries of intents, in turn, at each layer
+// of a Bridge over st, whose catalog holds servers.
+func benchDiscoverLayers(b *testing.B, st *store.Store, servers map[string]bool, intents []string) {
+	ctx := context.Background()
+	var scs []ServerConfig
+	for name := range servers {
+		scs = append(scs, ServerConfig{Name: name, Type: TypeStdio, Command: "capbridge-bench-never-started"})
+	}
+	cfg := testConfig(scs...)
+	br, err := New(cfg, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { br.Close() })
+
+	args := make([]json.RawMessage, len(intents))
+	for i, intent := range intents {
+		args[i], _ = json.Marshal(map[string]any{"intent": intent, "limit": 5})
+	}
+
+	b.Run("search", func(b *testing.B) {
+		q := search.Query{Limit: 5, Allowed: allowedBy(cfg)}
+		timeDiscoveries(b, func(i int) error {
+			_, err := br.searcher.Search(ctx, intents[i%len(intents)], q)
+			return err
+		})
+	})
+	b.Run("answer", func(b *testing.B) {
+		ranked := make([][]search.Result, len(intents))
+		for i, intent := range intents {
+			var err error
+			if ranked[i], err = br.searcher.Search(ctx, intent, search.Query{Limit: 5, Allowed: allowedBy(cfg)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		timeDiscoveries(b, func(i int) error {
+			ans, err := br.fitDiscovery("session", br.cards(ranked[i%len(ranked)]))
+			if err != nil {
+				return err
+			}
+			return discoveredOK(textAnswer(ans, false), nil)
+		})
+	})
+	b.Run("handler", func(b *testing.B) {
+		timeDiscoveries(b, func(i int) error {
+			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: DiscoverTool, Arguments: args[i%len(args)]}}
+			res, err := br.discover(ctx, req)
+			return discoveredOK(res, err)
+		})
+	})
+	b.Run("memory", func(b *testing.B) {
+		ct, sst := mcp.NewInMemoryTransports()
+		ss, err := br.Server().Connect(ctx, sst, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer ss.Close()
+		cs := benchClient(b, ct)
+		timeDiscoveries(b, func(i int) error {
+			return discoveredOK(cs.CallTool(ctx, &mcp.CallToolParams{Name: DiscoverTool, Arguments: args[i%len(args)]}))
+		})
+	})
+	b.Run("stdio", func(b *testing.B) {
+		toServer, clientOut, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		clientIn, fromServer, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		sctx, stop := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- br.Serve(sctx, NewStdioTransport(toServer, fromServer, time.Second, nil)) }()
+		defer func() {
+			clientOut.Close()
+			stop()
+			<-served
+			toServer.Close()
+			fromServer.Close()
+			clientIn.Close()
+		}()
+		cs := benchClient(b, &mcp.IOTransport{Reader: clientIn, Writer: nopWriteCloser{clientOut}})
+		timeDiscoveries(b, func(i int) error {
+			return discoveredOK(cs.CallTool(ctx, &mcp.CallToolParams{Name: DiscoverTool, Arguments: args[i%len(args)]}))
+		})
+	})
+}
+
+// benchStore opens an empty store, closed when b ends, and the set of
+// servers its catalog will hold.
+func benchStore(b *testing.B) (*store.Store, map[string]bool) {
+	b.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "catalog.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st, map[string]bool{}
+}
+
+// sharedCatalogFiles are mixed, in this order, as search's BenchmarkSearch
+// mixes them.
+var sharedCatalogFiles = []string{
+	filepath.Join("..", "..", "shared", "catalogs", "laptop.jsonl"),
+	filepath.Join("..", "..", "shared", "catalogs", "twilio-all.jsonl"),
+	filepath.Join("..", "..", "shared", "bench", "retrieval_metatool", "catalog.jsonl"),
+	filepath.Join("..", "..", "shared", "bench", "retrieval_bfcl", "catalog.jsonl"),
+}
+
+// sharedCatalog returns the first n tools of the shared catalogs as JSONL,
+// cycling through them again under renamed servers ("name-1"...) until
+// there are n, and adds their servers to servers.
+func sharedCatalog(b *testing.B, n int, servers map[string]bool) []byte {
+	b.Helper()
+	var out bytes.Buffer
+	for round, count := 0, 0; count < n; round++ {
+		for _, path := range sharedCatalogFiles {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatalf("bench catalog missing (../shared is part of the checkout CI runs on): %v", err)
+			}
+			for line := range bytes.Lines(data) {
+				if count == n || len(bytes.TrimSpace(line)) == 0 {
+					continue
+				}
+				var obj map[string]json.RawMessage
+				var server string
+				if err := json.Unmarshal(line, &obj); err != nil || json.Unmarshal(obj["server"], &server) != nil {
+					b.Fatalf("reading %s: a line without a server: %v", path, err)
+				}
+				if round > 0 {
+					server = fmt.Sprintf("%s-%d", server, round)
+				}
+				obj["server"], _ = json.Marshal(server)
+				raw, _ := json.Marshal(obj)
+				out.Write(raw)
+				out.WriteByte('\n')
+				servers[server] = true
+				count++
+			}
+		}
+	}
+	return out.Bytes()
+}
+
+// sharedQueries are the first 250 BFCL and 250 MetaTool queries, as
+// search's BenchmarkSearch asks them.
+func sharedQueries(b *testing.B) []string {
+	b.Helper()
+	var out []string
+	for _, set := range []string{"retrieval_bfcl", "retrieval_metatool"} {
+		f, err := os.Open(filepath.Join("..", "..", "shared", "bench", set, "queries.jsonl"))
+		if err != nil {
+			b.Fatalf("bench queries missing (../shared is part of the checkout CI runs on): %v", err)
+		}
+		qs, err := search.ReadQueries(f)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range qs[:min(250, len(qs))] {
+			out = append(out, q.Query)
+		}
+	}
+	return out
+}
+
+// timeDiscoveries runs discover(i) b.N times and reports the percentiles
+// and CPU per call besides ns/op.
+func timeDiscoveries(b *testing.B, discover func(i int) error) {
+	for i := range 3 { // warm the caches the first calls fill
+		if err := discover(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	took := make([]time.Duration, 0, b.N)
+	stopProfile := profileCPU(b)
+	cpu := processCPU()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		if err := discover(i); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	b.StopTimer()
+	stopProfile()
+	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(len(took)), "cpu-ms/op")
+	slices.Sort(took)
+	for _, p := range []int{50, 95} {
+		b.ReportMetric(float64(took[(len(took)-1)*p/100])/float64(time.Millisecond), fmt.Sprintf("p%d-ms", p))
+	}
+}
+
+// profileCPU starts a CPU profile of b's timed calls when
+// BENCH_DISCOVER_PROFILES names a directory, and returns what stops it.
+func profileCPU(b *testing.B) (stop func()) {
+	dir := os.Getenv("BENCH_DISCOVER_PROFILES")
+	if dir == "" {
+		return func() {}
+	}
+	name := strings.ReplaceAll(strings.TrimPrefix(b.Name(), "BenchmarkDiscover/"), "/", "_")
+	f, err := os.Create(filepath.Join(dir, name+".cpu"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		b.Fatalf("profiling %s (not with -cpuprofile): %v", name, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Error(err)
+		}
+	}
+}
+
+// discoveredOK is nil when a discovery answered cards.
+func discoveredOK(res *mcp.CallToolResult, err error) error {
+	if err != nil {
+		return err
+	}
+	if res.IsError || len(res.Content) != 1 {
+		return fmt.Errorf("discovery failed: %+v", res)
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return fmt.Errorf("discovery answered %T", res.Content[0])
+	}
+	var ans discovery
+	if err := json.Unmarshal([]byte(tc.Text), &ans); err != nil {
+		return fmt.Errorf("reading the discovery: %w", err)
+	}
+	if len(ans.Matches) == 0 {
+		return fmt.Errorf("discovery matched nothing: %s", tc.Text)
+	}
+	return nil
+}
+
+// benchClient connects a go-sdk client over t, closed when b ends.
+func benchClient(b *testing.B, t mcp.Transport) *mcp.ClientSession {
+	b.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), t, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// nopWriteCloser keeps the client from closing its pipe end: the benchmark
+// closes it after the session, to end the server's input.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// syntheticCatalog lists n synthetic tools from an in-process demo server
+// with the big-catalog fault (the tools `capbridge demo-server --fault
+// big-catalog:N` serves), over in-memory transports.
+func syntheticCatalog(b *testing.B, n int) []json.RawMessage {
+	b.Helper()
+	ctx := context.Background()
+	srv, err := demo.NewServer(&demo.Options{Name: "big", Fault: demo.Fault{Mode: demo.FaultBigCatalog, N: n}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs := benchClient(b, ct)
+	defer cs.Close()
+	var out []json.RawMessage
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw, err := json.Marshal(tool)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, raw)
+	}
+	return out
+}
