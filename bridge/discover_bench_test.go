@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -40,7 +41,10 @@ import (
 //     over mcp.NewInMemoryTransports;
 //   - stdio:   the same client through [NewStdioTransport] (stdin guard,
 //     locked writer, draining connection) over OS pipes: serve over stdio
-//     without the process boundary.
+//     without the process boundary;
+//   - process: the same client talking to a `capbridge serve` child over
+//     its stdin and stdout (mcp.CommandTransport), as TestLoadBigCatalog
+//     does; its cpu-ms/op counts the client's process only.
 //
 // Every discovery asks for limit 5. Each layer reports p50-ms and p95-ms
 // over the timed calls, and cpu-ms/op (the process's CPU, the client's
@@ -55,36 +59,59 @@ import (
 func BenchmarkDiscover(b *testing.B) {
 	const tools = 5000
 	b.Run("catalog=synthetic", func(b *testing.B) {
-		st, servers := benchStore(b)
-		if _, err := search.Ingest(context.Background(), st, store.Server{Name: "big"}, syntheticCatalog(b, tools), nil); err != nil {
-			b.Fatal(err)
-		}
-		servers["big"] = true
 		intents := []string{"export invoices from billing", "approve a shipment", "sync sensor data", "archive old builds", "restore a policy"}
-		benchDiscoverLayers(b, st, servers, intents)
+		benchDiscoverLayers(b, benchCatalog{"big": syntheticCatalog(b, tools)}, intents)
 	})
 	b.Run("catalog=shared", func(b *testing.B) {
-		st, servers := benchStore(b)
-		n, err := search.LoadCatalog(context.Background(), st, bytes.NewReader(sharedCatalog(b, tools, servers)), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if n < tools*9/10 {
-			b.Fatalf("%d of %d shared tools stored", n, tools)
-		}
-		benchDiscoverLayers(b, st, servers, sharedQueries(b))
+		benchDiscoverLayers(b, sharedCatalog(b, tools), sharedQueries(b))
 	})
 }
 
-// benchDiscoverLayers times discoveries of intents, in turn, at each layer
-// of a Bridge over st, whose catalog holds servers.
-func benchDiscoverLayers(b *testing.B, st *store.Store, servers map[string]bool, intents []string) {
+// benchCatalog is a catalog by server, each server's tools as tools/list
+// sends them.
+type benchCatalog map[string][]json.RawMessage
+
+// benchDiscoverLayers stores catalog and times discoveries of intents, in
+// turn, at each layer of a Bridge over it.
+func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 	ctx := context.Background()
-	var scs []ServerConfig
-	for name := range servers {
-		scs = append(scs, ServerConfig{Name: name, Type: TypeStdio, Command: "capbridge-bench-never-started"})
+	dir := b.TempDir()
+	// A config file, for serve as much as for the Bridge: servers that are
+	// never started, stored as if indexed from this very config, so that
+	// nothing is indexed again.
+	entries := map[string]any{}
+	for name := range catalog {
+		entries[name] = map[string]any{"command": "capbridge-bench-never-started"}
 	}
-	cfg := testConfig(scs...)
+	cfgData, err := json.Marshal(map[string]any{"mcpServers": entries})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfgPath, cfgData, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := store.Open(ctx, filepath.Join(dir, "catalog.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	stored := 0
+	for name, raws := range catalog {
+		srv := store.Server{Name: name, Fingerprint: cfg.Servers[name].Fingerprint(), State: store.StateStored, LastListed: time.Now()}
+		rep, err := search.Ingest(ctx, st, srv, raws, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stored += rep.Stored
+	}
+	if stored == 0 {
+		b.Fatal("no tool stored")
+	}
 	br, err := New(cfg, st, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -163,18 +190,18 @@ func benchDiscoverLayers(b *testing.B, st *store.Store, servers map[string]bool,
 			return discoveredOK(cs.CallTool(ctx, &mcp.CallToolParams{Name: DiscoverTool, Arguments: args[i%len(args)]}))
 		})
 	})
-}
-
-// benchStore opens an empty store, closed when b ends, and the set of
-// servers its catalog will hold.
-func benchStore(b *testing.B) (*store.Store, map[string]bool) {
-	b.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "catalog.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	return st, map[string]bool{}
+	b.Run("process", func(b *testing.B) {
+		bin, err := demoBinary()
+		if err != nil {
+			b.Fatalf("building capbridge: %v", err)
+		}
+		cmd := exec.Command(bin, "serve", "--config", cfgPath, "--db", st.Path(), "--log-level", "warn")
+		cmd.Stderr = os.Stderr
+		cs := benchClient(b, &mcp.CommandTransport{Command: cmd})
+		timeDiscoveries(b, func(i int) error {
+			return discoveredOK(cs.CallTool(ctx, &mcp.CallToolParams{Name: DiscoverTool, Arguments: args[i%len(args)]}))
+		})
+	})
 }
 
 // sharedCatalogFiles are mixed, in this order, as search's BenchmarkSearch
@@ -186,12 +213,12 @@ var sharedCatalogFiles = []string{
 	filepath.Join("..", "..", "shared", "bench", "retrieval_bfcl", "catalog.jsonl"),
 }
 
-// sharedCatalog returns the first n tools of the shared catalogs as JSONL,
+// sharedCatalog returns the first n tools of the shared catalogs,
 // cycling through them again under renamed servers ("name-1"...) until
-// there are n, and adds their servers to servers.
-func sharedCatalog(b *testing.B, n int, servers map[string]bool) []byte {
+// there are n.
+func sharedCatalog(b *testing.B, n int) benchCatalog {
 	b.Helper()
-	var out bytes.Buffer
+	out := benchCatalog{}
 	for round, count := 0, 0; count < n; round++ {
 		for _, path := range sharedCatalogFiles {
 			data, err := os.ReadFile(path)
@@ -210,16 +237,17 @@ func sharedCatalog(b *testing.B, n int, servers map[string]bool) []byte {
 				if round > 0 {
 					server = fmt.Sprintf("%s-%d", server, round)
 				}
-				obj["server"], _ = json.Marshal(server)
-				raw, _ := json.Marshal(obj)
-				out.Write(raw)
-				out.WriteByte('\n')
-				servers[server] = true
+				delete(obj, "server")
+				raw, err := json.Marshal(obj)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out[server] = append(out[server], raw)
 				count++
 			}
 		}
 	}
-	return out.Bytes()
+	return out
 }
 
 // sharedQueries are the first 250 BFCL and 250 MetaTool queries, as
