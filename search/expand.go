@@ -169,15 +169,14 @@ func (s synonyms) expand(words []string) []string {
 // Options.SynonymWeight as much. The best cands tools of the sum come
 // back, best first.
 func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hit, error) {
-	if p.synExpr == "" {
-		return s.st.MatchWords(ctx, p.wordsExpr, s.columns, cands)
-	}
 	var hs, syn []store.Hit
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		syn, err = s.st.MatchWords(gctx, p.synExpr, s.columns, cands)
-		return err
-	})
+	if p.synExpr != "" {
+		g.Go(func() (err error) {
+			syn, err = s.st.MatchWords(gctx, p.synExpr, s.columns, cands)
+			return err
+		})
+	}
 	hs, err := s.st.MatchWords(gctx, p.wordsExpr, s.columns, cands)
 	if werr := g.Wait(); err == nil {
 		err = werr
@@ -185,7 +184,26 @@ func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hi
 	if err != nil {
 		return nil, err
 	}
+	s.weighLengths(ctx, hs)
+	s.weighLengths(ctx, syn)
 	return addHits(hs, syn, s.synWeight, cands), nil
+}
+
+// weighLengths scales each hit's score by BM25's length factor (see
+// Options.LengthNorm), normalized to 1 for a text of the mean length.
+func (s *Searcher) weighLengths(ctx context.Context, hs []store.Hit) {
+	if s.lengthB <= 0 || len(hs) == 0 {
+		return
+	}
+	_, mean, err := s.textStats(ctx)
+	if err != nil || mean <= 0 {
+		return
+	}
+	const k1 = 1.2 // FTS5's
+	for i := range hs {
+		norm := 1 - s.lengthB + s.lengthB*float64(hs[i].Len)/mean
+		hs[i].Score *= (1 + k1) / (1 + k1*norm)
+	}
 }
 
 // addHits sums a's scores and weight times b's by tool, best first, ties

@@ -279,7 +279,7 @@ func TestRemoveServerRemovesEveryRow(t *testing.T) {
 	}{
 		{"SELECT count(*) FROM servers", 1},
 		{"SELECT count(*) FROM tools", 1},
-		{"SELECT count(*) FROM tool_words", 1},
+		{"SELECT count(*) FROM tool_words('pad : capbridgepad')", 1},
 		{"SELECT count(*) FROM tool_trigrams", 1},
 		{"SELECT count(*) FROM tool_vectors", 1},
 		{"SELECT count(*) FROM tool_words('email')", 0},

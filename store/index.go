@@ -76,18 +76,25 @@ func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
 			w.stmts = append(w.stmts, st)
 		}
 	}
+	// doc_len as migration 5 defines it.
 	prepare(&w.insertTool, `
 INSERT INTO tools (server, name, hash, record, card, refusal, content_hash,
-	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, doc_len)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
+	CASE WHEN ?6 = '' THEN length(?8) + length(?9) + length(?10) + length(?11) + length(?12) END)`)
 	prepare(&w.updateTool, `
-UPDATE tools SET hash = ?, record = ?, card = ?, refusal = ?, content_hash = ?,
-	doc_name = ?, doc_desc = ?, doc_params = ?, doc_param_descs = ?, doc_enums = ?
-WHERE id = ?`)
+UPDATE tools SET hash = ?1, record = ?2, card = ?3, refusal = ?4, content_hash = ?5,
+	doc_name = ?6, doc_desc = ?7, doc_params = ?8, doc_param_descs = ?9, doc_enums = ?10,
+	doc_len = CASE WHEN ?4 = '' THEN length(?6) + length(?7) + length(?8) + length(?9) + length(?10) END
+WHERE id = ?11`)
 	prepare(&w.deleteTool, "DELETE FROM tools WHERE id = ?")
 	prepare(&w.insertWords, `
-INSERT INTO tool_words (rowid, name, desc, params, param_descs, enums) VALUES (?, ?, ?, ?, ?, ?)`)
-	prepare(&w.deleteWords, "DELETE FROM tool_words WHERE rowid = ?")
+INSERT INTO tool_words (rowid, name, desc, params, param_descs, enums, pad) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	// The word table keeps no row lengths (migration 5): a row is deleted
+	// with the text it was indexed with.
+	prepare(&w.deleteWords, `
+INSERT INTO tool_words (tool_words, rowid, name, desc, params, param_descs, enums, pad)
+VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)`)
 	prepare(&w.insertTrigrams, "INSERT INTO tool_trigrams (rowid, text) VALUES (?, ?)")
 	prepare(&w.deleteTrigrams, "DELETE FROM tool_trigrams WHERE rowid = ?")
 	if w.vectors {
@@ -188,7 +195,7 @@ func (w *indexWriter) insert(ctx context.Context, server string, t Tool, hash st
 
 // index adds the search rows of tool id.
 func (w *indexWriter) index(ctx context.Context, id int64, d Doc) error {
-	if _, err := w.insertWords.ExecContext(ctx, id, d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums); err != nil {
+	if _, err := w.insertWords.ExecContext(ctx, id, d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums, padText); err != nil {
 		return fmt.Errorf("indexing words of tool %d: %w", id, err)
 	}
 	if _, err := w.insertTrigrams.ExecContext(ctx, id, trigramText(d)); err != nil {
@@ -206,7 +213,8 @@ func (w *indexWriter) unindex(ctx context.Context, o storedDoc) error {
 	if !o.searchable {
 		return nil
 	}
-	if _, err := w.deleteWords.ExecContext(ctx, o.id); err != nil {
+	d := o.doc
+	if _, err := w.deleteWords.ExecContext(ctx, o.id, d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums, padText); err != nil {
 		return fmt.Errorf("unindexing words of tool %q: %w", o.name, err)
 	}
 	if _, err := w.deleteTrigrams.ExecContext(ctx, o.id); err != nil {

@@ -19,6 +19,11 @@ type Hit struct {
 	ID    int64
 	Score float64
 	Key   string
+	// Len is the length of the tool's search text in characters (name,
+	// description, parameter names and descriptions, enum values): BM25
+	// over the word table does not weigh it (migration 5). MatchWords and
+	// MatchTrigrams set it.
+	Len int
 }
 
 // Term is one word of the catalog's vocabulary and the number of
@@ -34,14 +39,21 @@ type Term struct {
 // order (rowids depend on indexing order). expr is FTS5 query syntax
 // built by the caller; a syntax error comes back as an error. A blank expr
 // matches nothing. limit <= 0 means no limit.
+//
+// BM25 here does not normalize by a row's length (see migration 5): a
+// tool described at length is not ranked below a terse one.
 func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64, limit int) ([]Hit, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
 	return s.matchKeyed(ctx, fmt.Sprintf("matching words %q", expr),
-		`SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?) AS r FROM tool_words WHERE tool_words MATCH ?`,
-		weights[0], weights[1], weights[2], weights[3], weights[4], expr, sqlLimit(limit))
+		`SELECT rowid, bm25(tool_words, ?, ?, ?, ?, ?, 0) AS r FROM tool_words WHERE tool_words MATCH ?`,
+		weights[0], weights[1], weights[2], weights[3], weights[4], wordColumns+" : ("+expr+")", sqlLimit(limit))
 }
+
+// wordColumns is the column filter of every words query: the pad column
+// (migration 5) never matches.
+const wordColumns = "{name desc params param_descs enums}"
 
 // MatchTrigrams runs the FTS5 query expr over the trigram table (one
 // column: the Doc's name, description and parameter names) and returns the
@@ -70,7 +82,7 @@ func (s *Store) matchKeyed(ctx context.Context, op, ranked string, args ...any) 
 WITH f AS MATERIALIZED (
 	`+ranked+`
 )
-SELECT f.rowid, f.r, t.server || char(0) || t.name AS k
+SELECT f.rowid, f.r, t.server || char(0) || t.name AS k, ifnull(t.doc_len, 0)
 FROM f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid
 WHERE `+lim+` < 0 OR f.r <= ifnull((SELECT r FROM f ORDER BY r LIMIT 1 OFFSET max(`+lim+`, 1) - 1), f.r)
 ORDER BY f.r, k LIMIT `+lim, args...)
@@ -153,6 +165,20 @@ func (s *Store) Terms(ctx context.Context, words []string) (map[string]int, erro
 	return out, nil
 }
 
+// TextStats returns the number of searchable tools and the mean length
+// of their search texts in characters (see Hit.Len), read from the
+// tools_key index alone.
+func (s *Store) TextStats(ctx context.Context) (tools int, meanLen float64, err error) {
+	err = s.db.QueryRowContext(ctx, textStats).Scan(&tools, &meanLen)
+	if err != nil {
+		return 0, 0, s.wrap("measuring tool texts", err)
+	}
+	return tools, meanLen, nil
+}
+
+// textStats reads no record or card: tools.doc_len is in tools_key.
+const textStats = "SELECT count(doc_len), ifnull(avg(doc_len), 0) FROM tools INDEXED BY tools_key"
+
 // ToolCount returns the number of searchable (not refused) tools.
 func (s *Store) ToolCount(ctx context.Context) (int, error) {
 	var n int
@@ -171,7 +197,7 @@ func (s *Store) collectHits(rows *sql.Rows, op string, keyed bool) ([]Hit, error
 		var h Hit
 		dst := []any{&h.ID, &h.Score}
 		if keyed {
-			dst = append(dst, &h.Key)
+			dst = append(dst, &h.Key, &h.Len)
 		}
 		if err := rows.Scan(dst...); err != nil {
 			return nil, s.wrap(op, err)

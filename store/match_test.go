@@ -195,3 +195,126 @@ func TestMatchTiesAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchWordsIgnoresLength: the word table keeps no row lengths
+// (migration 5), so a tool described at length scores as a terse one
+// with the same words, and a word said twice scores higher, even in a
+// catalog of very short texts.
+func TestMatchWordsIgnoresLength(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	long := "Send an email " + strings.Repeat("with many other words about it ", 40)
+	mustReplace(t, s, "m",
+		Tool{Name: "terse", Doc: Doc{Name: "terse", Desc: "Send an email"}},
+		Tool{Name: "verbose", Doc: Doc{Name: "verbose", Desc: long}},
+		Tool{Name: "twice", Doc: Doc{Name: "twice", Desc: "email, email"}},
+		Tool{Name: "other", Doc: Doc{Name: "other", Desc: "x"}},
+	)
+	hits, err := s.MatchWords(ctx, `"email"`, [5]float64{1, 1, 1, 1, 1}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := make(map[string]float64)
+	for _, h := range hits {
+		score[strings.TrimPrefix(h.Key, "m\x00")] = h.Score
+	}
+	if len(hits) != 3 || score["terse"] != score["verbose"] || score["twice"] <= score["terse"] || score["terse"] <= 0 {
+		t.Errorf("scores %v: want terse = verbose > 0 and twice above them", score)
+	}
+	if hits, _ := s.MatchWords(ctx, `"capbridgepad"`, [5]float64{1, 1, 1, 1, 1}, 10); len(hits) != 0 {
+		t.Errorf("the pad column matched a search: %v", hits)
+	}
+}
+
+// TestMigrationFiveRebuildsWords opens a catalog whose word table is the
+// version-4 one, holding rows: migration 5 rebuilds it from the tools, and
+// searches, deletes and the FTS5 integrity check work on the new one.
+func TestMigrationFiveRebuildsWords(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTemp(t)
+	mustReplace(t, s, "mail", tool("send_message", "Send an email"), tool("list_folders", "List mail folders"))
+	mustReplace(t, s, "big", refused("giant", "too big"))
+	for _, q := range []string{
+		"DROP INDEX tools_key",
+		"ALTER TABLE tools DROP COLUMN doc_len",
+		"CREATE INDEX tools_key ON tools (id, server, name)",
+		"DROP TABLE tool_words",
+		`CREATE VIRTUAL TABLE tool_words USING fts5(name, desc, params, param_descs, enums,
+			tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1)`,
+		`INSERT INTO tool_words (rowid, name, desc, params, param_descs, enums)
+			SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums FROM tools WHERE refusal = ''`,
+		"PRAGMA user_version = 4",
+	} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	hits, err := s.MatchWords(ctx, `"email"`, [5]float64{1, 1, 1, 1, 1}, 10)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("after migration 5: hits %v, %v; want send_message", hits, err)
+	}
+	if want := len("send_message") + len("Send an email") + len("[]"); hits[0].Len != want {
+		t.Errorf("after migration 5: send_message has Len %d, want %d", hits[0].Len, want)
+	}
+	if n, _, err := s.TextStats(ctx); n != 2 || err != nil {
+		t.Errorf("after migration 5: TextStats counts %d tools (%v), want 2: the refused one left out", n, err)
+	}
+	checkIndex(t, s)
+	mustReplace(t, s, "mail", tool("list_folders", "List mail folders"))
+	if hits, _ := s.MatchWords(ctx, `"email"`, [5]float64{1, 1, 1, 1, 1}, 10); len(hits) != 0 {
+		t.Errorf("a removed tool still matches: %v", hits)
+	}
+	checkIndex(t, s)
+	checkIntegrity(t, s)
+}
+
+// TestHitLengthsAndTextStats: both legs' hits carry the length of the
+// tool's search text (every Doc field, in characters), and TextStats
+// counts and averages searchable tools only, after a tool is refused too.
+func TestHitLengthsAndTextStats(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	short := Tool{Name: "ping", Doc: Doc{Name: "ping", Desc: "Check the mail server"}}
+	long := Tool{Name: "send", Doc: Doc{Name: "send mail", Desc: "Send a mail", Params: "to body",
+		ParamDescs: "Recipient; the text", Enums: "plain html"}}
+	mustReplace(t, s, "m", short, long, refused("giant", "too big"))
+	wantLen := map[string]int{"ping": 4 + 21, "send": 9 + 11 + 7 + 19 + 10}
+	for leg, match := range map[string]func() ([]Hit, error){
+		"words":    func() ([]Hit, error) { return s.MatchWords(ctx, `"mail"`, [5]float64{1, 1, 1, 1, 1}, 10) },
+		"trigrams": func() ([]Hit, error) { return s.MatchTrigrams(ctx, `"mai"`, 10) },
+	} {
+		hits, err := match()
+		if err != nil {
+			t.Fatalf("%s: %v", leg, err)
+		}
+		if len(hits) != 2 {
+			t.Fatalf("%s: %d hits, want 2", leg, len(hits))
+		}
+		for _, h := range hits {
+			name := strings.TrimPrefix(h.Key, "m\x00")
+			if h.Len != wantLen[name] {
+				t.Errorf("%s: %s has Len %d, want %d", leg, name, h.Len, wantLen[name])
+			}
+		}
+	}
+	n, mean, err := s.TextStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := float64(wantLen["ping"]+wantLen["send"]) / 2; n != 2 || mean != want {
+		t.Errorf("TextStats = %d, %.1f; want 2, %.1f (the refused tool left out)", n, mean, want)
+	}
+	if plan := queryPlan(t, s, textStats); len(plan) != 1 || !strings.Contains(plan[0], "COVERING INDEX tools_key") {
+		t.Errorf("TextStats plan %q, want a scan of the covering index tools_key alone", plan)
+	}
+	mustReplace(t, s, "m", short, refused("send", "now too big"))
+	if n, mean, _ := s.TextStats(ctx); n != 1 || mean != float64(wantLen["ping"]) {
+		t.Errorf("after refusing send: TextStats = %d, %.1f; want 1, %d", n, mean, wantLen["ping"])
+	}
+}

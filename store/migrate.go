@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // applicationID marks a SQLite file as a capbridge catalog ("capb").
@@ -112,7 +113,46 @@ CREATE INDEX tools_key ON tools (id, server, name);
 	`
 CREATE INDEX tools_refused ON tools (server, refusal, name);
 `,
+	// 5: the word table keeps no row lengths (columnsize=0), so BM25 reads
+	// none: every matched row cost a lookup of its length, a third of the
+	// words leg's time over 5,000 tools. A pad column of padTokens words
+	// in every row keeps the average length high, so the score still
+	// grows with a word's count however short a catalog's texts are. Such
+	// a table deletes a row with FTS5's 'delete' command and the text it
+	// was indexed with (tools.doc_*). The length is kept beside each
+	// tool's key instead (tools.doc_len, in characters, NULL for a
+	// refused tool; the writes in index.go compute it alike), and the
+	// search weighs only the candidates it keeps by it (search's
+	// LengthNorm). A generated column would not do: SQLite reads the row
+	// to get its value even from an index.
+	`
+DROP TABLE tool_words;
+CREATE VIRTUAL TABLE tool_words USING fts5(
+	name, desc, params, param_descs, enums, pad,
+	tokenize = 'porter unicode61 remove_diacritics 2',
+	content = '', columnsize = 0
+);
+INSERT INTO tool_words (rowid, name, desc, params, param_descs, enums, pad)
+	SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, '` + padText + `'
+	FROM tools WHERE refusal = '';
+INSERT INTO tool_words (tool_words) VALUES ('optimize');
+ALTER TABLE tools ADD COLUMN doc_len INTEGER; -- NULL for a refused tool
+UPDATE tools SET doc_len = CASE WHEN refusal = '' THEN
+	length(doc_name) + length(doc_desc) + length(doc_params) + length(doc_param_descs) + length(doc_enums)
+END;
+DROP INDEX tools_key;
+CREATE INDEX tools_key ON tools (id, server, name, doc_len);
+`,
 }
+
+// padText fills the word table's pad column (migration 5): padTokens
+// copies of a word no column filter of a search includes.
+var padText = strings.TrimSpace(strings.Repeat("capbridgepad ", padTokens))
+
+// padTokens is how many words pad each word row. With BM25's b = 0.75
+// and the six columns' lengths unknown (FTS5 counts each as -1), a term's
+// saturation stays positive while the average row is over 18 words long.
+const padTokens = 60
 
 // schemaVersion is the version this build writes.
 var schemaVersion = len(migrations)

@@ -66,20 +66,7 @@ func TestTouchCatalog(t *testing.T) {
 func TestTouchCatalogReadsIndexOnly(t *testing.T) {
 	s, _ := openTemp(t)
 	for _, q := range []string{countStored, listRefused} {
-		rows, err := s.db.Query("EXPLAIN QUERY PLAN "+q, "srv")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, s, q, "srv")
 		if len(plan) == 0 || !strings.Contains(plan[0], "USING COVERING INDEX tools_refused") {
 			t.Errorf("%s\nplan %q, want a search of the covering index tools_refused", q, plan)
 		}
