@@ -204,7 +204,7 @@ func shrinkCard(c card, max int) card {
 func fitCard(c card, max int) (card, int) {
 	size := 0
 	fits := func() bool {
-		size = len(compactJSON(c))
+		size = jsonSize(c)
 		return size <= max
 	}
 	if fits() {

@@ -103,6 +103,27 @@ func compactJSON(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
+// jsonSize is len(compactJSON(v)), measured without keeping the bytes:
+// the encoder's own pooled buffer is all it uses, where compactJSON grows a
+// new one for every call. Card fitting measures a card several times.
+func jsonSize(v any) int {
+	var n byteCounter
+	enc := json.NewEncoder(&n)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("bridge: marshaling an answer: " + err.Error())
+	}
+	return int(n) - 1 // the newline Encode ends with
+}
+
+// byteCounter is an io.Writer that counts what is written to it.
+type byteCounter int
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
+}
+
 // fieldError is one invalid_params entry: a JSON Pointer in the names the
 // model used, and what is wrong there.
 type fieldError struct {
@@ -120,7 +141,7 @@ func invalidParams(errs []fieldError) *mcp.CallToolResult {
 	for _, e := range errs {
 		e.Message = sanitized(e.Message, 300)
 		ans.Errors = append(ans.Errors, e)
-		if len(compactJSON(ans)) > maxAnswerBytes {
+		if jsonSize(ans) > maxAnswerBytes {
 			ans.Errors = ans.Errors[:len(ans.Errors)-1]
 			break
 		}
