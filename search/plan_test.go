@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -33,5 +34,22 @@ func TestWithinBudget(t *testing.T) {
 				t.Errorf("withinBudget(%v, %d) = %v, want %v", tt.words, tt.budget, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTrigramQueryBoundsUnknownWords: past TrigramAllUpTo the trigram leg
+// searches only the unknown words, and of those only the longest
+// maxTrigramUnknown; a word the catalog holds is never among them.
+func TestTrigramQueryBoundsUnknownWords(t *testing.T) {
+	s, _ := fixtureSearcher(t, &Options{TrigramAllUpTo: -1, Corrections: -1})
+	ctx := context.Background()
+	for _, tt := range []struct{ intent, want string }{
+		{"send an email", ""},
+		{"send zorblat email", `"zorblat"`},
+		{"zorblat quuxified email frob", `"quuxified" OR "zorblat"`},
+	} {
+		if got := s.trigramQuery(ctx, s.plan(ctx, tt.intent)); got != tt.want {
+			t.Errorf("trigramQuery(%q) = %s, want %s", tt.intent, got, tt.want)
+		}
 	}
 }
