@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,12 +52,20 @@ type soakCounts struct {
 
 // soakSample is one look at the process.
 type soakSample struct {
-	at                      time.Duration
-	rss, heap               int64
-	goHeld                  int64 // memory the Go runtime holds from the OS (Sys - HeapReleased)
+	at        time.Duration
+	rss, heap int64
+	goHeld    int64 // memory the Go runtime holds from the OS (Sys - HeapReleased)
+	// heapGoal is the heap size at which the next collection starts:
+	// twice the live heap (GOGC=100). Go-held follows it, not the heap.
+	heapGoal                int64
 	goroutines, fds, childs int
 	gauges                  bridge.Gauges
 }
+
+// notGo is the part of RSS the Go runtime does not account for: the
+// binary, SQLite's C allocations (modernc.org/libc maps its own memory)
+// and the database's memory map.
+func (s soakSample) notGo() int64 { return s.rss - s.goHeld }
 
 // runSoak runs mixed discover/run traffic for d through a bridge in this
 // process (in-memory client transport, real upstream child processes that
@@ -108,8 +118,8 @@ func runSoak(ctx context.Context, procs benchProcs, d time.Duration, w io.Writer
 	interval := min(30*time.Second, max(d/4, time.Second))
 	fmt.Fprintf(w, "capbridge bench --soak %v: %d workers; helpdesk, calendar and crm crash at a random call of each process, files is healthy; a sample every %v\n",
 		d, soakWorkers, interval)
-	fmt.Fprintln(w, "| at | RSS | Go-held | heap | goroutines | fds | children | action ids | paged results | cursors | page bytes | discoveries | runs | ok | upstream_error | other | misses | protocol errors |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "| at | RSS | Go-held | RSS - Go-held | heap goal | heap | goroutines | fds | children | action ids | paged results | cursors | page bytes | discoveries | runs | ok | upstream_error | other | misses | protocol errors |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	var counts soakCounts
 	start := time.Now()
 	runCtx, stopRun := context.WithTimeout(ctx, d)
@@ -136,6 +146,7 @@ func runSoak(ctx context.Context, procs benchProcs, d time.Duration, w io.Writer
 	stopServe()
 	serving.Wait()
 	last := sampleSoak(time.Since(start), b)
+	samples = append(samples, last)
 	if err := b.Close(); err != nil {
 		return fmt.Errorf("soak: closing the bridge: %w", err)
 	}
@@ -236,7 +247,12 @@ func sampleSoak(at time.Duration, b *bridge.Bridge) soakSample {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	pid := os.Getpid()
+	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(goal)
 	s := soakSample{at: at, heap: int64(m.HeapAlloc), goHeld: int64(m.Sys - m.HeapReleased), goroutines: runtime.NumGoroutine(), childs: len(childPids(pid))}
+	if goal[0].Value.Kind() == metrics.KindUint64 {
+		s.heapGoal = int64(goal[0].Value.Uint64())
+	}
 	if b != nil {
 		s.gauges = b.Gauges()
 	}
@@ -246,40 +262,77 @@ func sampleSoak(at time.Duration, b *bridge.Bridge) soakSample {
 }
 
 func printSample(w io.Writer, s soakSample, c *soakCounts) {
-	fmt.Fprintf(w, "| %v | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",
-		s.at.Round(time.Second), mib(s.rss), mib(s.goHeld), mib(s.heap), s.goroutines, s.fds, s.childs,
+	fmt.Fprintf(w, "| %v | %s | %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",
+		s.at.Round(time.Second), mib(s.rss), mib(s.goHeld), mib(s.notGo()), mib(s.heapGoal), mib(s.heap), s.goroutines, s.fds, s.childs,
 		s.gauges.Handles, s.gauges.PagedResults, s.gauges.Cursors, s.gauges.PageBytes,
 		c.discoveries.Load(), c.runs.Load(), c.ok.Load(), c.upstreamErrors.Load(), c.otherStatus.Load(), c.misses.Load(), c.protocolErrors.Load())
 }
 
 // Growth a soak tolerates over the second half of its samples before
-// calling it growing: the heap after a collection by 8 MiB, goroutines
-// and fds by 16, RSS by a quarter (Go returns freed memory to the system
-// lazily, so RSS trails the heap and wanders).
+// calling it growing. Memory is judged by its trend (see trend), not by
+// its two ends: one sample may catch a few large results in flight (the
+// heap after a collection jumped by 45 MiB for one sample of a 15-minute
+// soak), and Go returns freed pages lazily. The heap after a collection
+// may grow by 8 MiB; RSS and Go-held by 16 MiB or a tenth (Go keeps about
+// twice the live heap, so they wander twice as far); RSS - Go-held,
+// SQLite's side, by 8 MiB. Goroutines and fds, counted at the two ends,
+// by 16.
 const (
 	soakHeapSlack  = 8 << 20
-	soakRSSShare   = 0.25
+	soakHeldSlack  = 16 << 20
+	soakHeldShare  = 0.1
+	soakNotGoSlack = 8 << 20
 	soakCountSlack = 16
 )
+
+// trend is how much v grew over samples: the median of the slopes between
+// every two samples (Theil-Sen, which a few outliers do not move) times
+// the time from the first sample to the last.
+func trend(samples []soakSample, v func(soakSample) int64) int64 {
+	var slopes []float64
+	for i := range samples {
+		for j := i + 1; j < len(samples); j++ {
+			if dt := samples[j].at - samples[i].at; dt > 0 {
+				slopes = append(slopes, float64(v(samples[j])-v(samples[i]))/float64(dt))
+			}
+		}
+	}
+	if len(slopes) == 0 {
+		return 0
+	}
+	slices.Sort(slopes)
+	n := len(slopes)
+	median := slopes[n/2]
+	if n%2 == 0 {
+		median = (slopes[n/2-1] + slopes[n/2]) / 2
+	}
+	return int64(median * float64(samples[len(samples)-1].at-samples[0].at))
+}
 
 // soakVerdict says whether memory and resources stayed flat over the second
 // half of the samples (in the first minutes the pager fills towards its byte
 // cap and caches warm: bounded growth, not a leak), and whether anything was
 // left behind once the bridge and store were closed. Action ids are
-// remembered for an hour by design (at most 200,000), so they are reported,
-// not judged.
+// remembered for an hour by design (at most 200,000, ~90-140 bytes each),
+// so while they still grow the heap may too: the verdict names them.
 func soakVerdict(samples []soakSample, baseline, closed soakSample, c *soakCounts) string {
 	if len(samples) < 3 {
 		return "verdict: too short to judge (fewer than 3 samples); run longer"
 	}
-	first, last := samples[len(samples)/2], samples[len(samples)-1]
+	half := samples[len(samples)/2:]
+	first, last := half[0], half[len(half)-1]
+	span := (last.at - first.at).Round(time.Second)
 	var growing []string
-	if last.heap-first.heap > soakHeapSlack {
-		growing = append(growing, fmt.Sprintf("heap %s -> %s", mib(first.heap), mib(last.heap)))
+	memory := func(what string, v func(soakSample) int64, slack int64) {
+		if g := trend(half, v); g > slack {
+			growing = append(growing, fmt.Sprintf("%s +%s over %v (samples %s -> %s)", what, mib(g), span, mib(v(first)), mib(v(last))))
+		}
 	}
-	if float64(last.rss-first.rss) > soakRSSShare*float64(first.rss) {
-		growing = append(growing, fmt.Sprintf("RSS %s -> %s", mib(first.rss), mib(last.rss)))
-	}
+	heldSlack := func(v int64) int64 { return max(soakHeldSlack, int64(soakHeldShare*float64(v))) }
+	memory("heap", func(s soakSample) int64 { return s.heap }, soakHeapSlack)
+	memory("RSS", func(s soakSample) int64 { return s.rss }, heldSlack(first.rss))
+	memory("Go-held", func(s soakSample) int64 { return s.goHeld }, heldSlack(first.goHeld))
+	memory("RSS - Go-held", soakSample.notGo, soakNotGoSlack)
 	if last.goroutines-first.goroutines > soakCountSlack {
 		growing = append(growing, fmt.Sprintf("goroutines %d -> %d", first.goroutines, last.goroutines))
 	}
@@ -292,11 +345,15 @@ func soakVerdict(samples []soakSample, baseline, closed soakSample, c *soakCount
 	if c.protocolErrors.Load() > 0 {
 		growing = append(growing, fmt.Sprintf("%d protocol errors", c.protocolErrors.Load()))
 	}
-	judged := fmt.Sprintf("from %v to %v: heap %s -> %s, RSS %s -> %s, goroutines %d -> %d, fds %d -> %d; page bytes %d -> %d (capped by the pager), action ids %d -> %d (kept 1 h, at most 200,000); %d runs, %d upstream_error from crashes",
-		first.at.Round(time.Second), last.at.Round(time.Second), mib(first.heap), mib(last.heap), mib(first.rss), mib(last.rss),
+	judged := fmt.Sprintf("from %v to %v: heap %s -> %s, heap goal %s -> %s, Go-held %s -> %s, RSS %s -> %s, RSS - Go-held %s -> %s, goroutines %d -> %d, fds %d -> %d; page bytes %d -> %d (capped by the pager), action ids %d -> %d (kept 1 h, at most 200,000); %d runs, %d upstream_error from crashes",
+		first.at.Round(time.Second), last.at.Round(time.Second), mib(first.heap), mib(last.heap), mib(first.heapGoal), mib(last.heapGoal),
+		mib(first.goHeld), mib(last.goHeld), mib(first.rss), mib(last.rss), mib(first.notGo()), mib(last.notGo()),
 		first.goroutines, last.goroutines, first.fds, last.fds, first.gauges.PageBytes, last.gauges.PageBytes,
 		first.gauges.Handles, last.gauges.Handles, c.runs.Load(), c.upstreamErrors.Load())
 	if len(growing) > 0 {
+		if ids := last.gauges.Handles - first.gauges.Handles; ids > 0 {
+			growing = append(growing, fmt.Sprintf("while %d more action ids were remembered", ids))
+		}
 		return fmt.Sprintf("verdict: GROWING: %v (%s)", growing, judged)
 	}
 	return "verdict: flat (" + judged + ")"
