@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/capbridge/capbridge/demo"
+	"github.com/capbridge/capbridge/internal/cputime"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -282,7 +283,7 @@ func timeDiscoveries(b *testing.B, discover func(i int) error) {
 	}
 	took := make([]time.Duration, 0, b.N)
 	stopProfile := profileCPU(b)
-	cpu := processCPU()
+	cpu := cputime.Process()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
@@ -293,7 +294,7 @@ func timeDiscoveries(b *testing.B, discover func(i int) error) {
 	}
 	b.StopTimer()
 	stopProfile()
-	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(len(took)), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(time.Millisecond)/float64(len(took)), "cpu-ms/op")
 	slices.Sort(took)
 	for _, p := range []int{50, 95} {
 		b.ReportMetric(float64(took[(len(took)-1)*p/100])/float64(time.Millisecond), fmt.Sprintf("p%d-ms", p))

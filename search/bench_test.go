@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capbridge/capbridge/internal/cputime"
 	"github.com/capbridge/capbridge/store"
 )
 
@@ -118,7 +119,7 @@ func BenchmarkSearch(b *testing.B) {
 				}
 				s := New(st, &Options{Embedder: emb})
 				took := make([]time.Duration, 0, b.N)
-				cpu := processCPU()
+				cpu := cputime.Process()
 				b.ResetTimer()
 				for i := 0; b.Loop(); i++ {
 					start := time.Now()
@@ -128,7 +129,7 @@ func BenchmarkSearch(b *testing.B) {
 					took = append(took, time.Since(start))
 				}
 				b.StopTimer()
-				b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(len(took)), "cpu-ms/op")
+				b.ReportMetric(float64(cputime.Process()-cpu)/float64(time.Millisecond)/float64(len(took)), "cpu-ms/op")
 				slices.Sort(took)
 				b.ReportMetric(percentileMS(took, 50), "p50-ms")
 				b.ReportMetric(percentileMS(took, 95), "p95-ms")

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/capbridge/capbridge/internal/cputime"
 )
 
 // benchCatalogs are the real catalogs the benchmarks store, relative to
@@ -142,13 +144,13 @@ const benchSize = 5000
 // measures the neighbours too.
 func loop(b *testing.B, f func() error) {
 	b.Helper()
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((processCPU()-start).Microseconds())/float64(b.N), "cpu-µs/op")
+	b.ReportMetric(float64((cputime.Process()-start).Microseconds())/float64(b.N), "cpu-µs/op")
 }
 
 // BenchmarkReplaceCatalog5000 stores 5,000 real tools as one server's
@@ -166,11 +168,11 @@ func BenchmarkReplaceCatalog5000(b *testing.B) {
 	// cpu sums the process CPU time of the timed parts only.
 	var cpu time.Duration
 	timed := func(b *testing.B, f func() error) {
-		start := processCPU()
+		start := cputime.Process()
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
-		cpu += processCPU() - start
+		cpu += cputime.Process() - start
 	}
 	report := func(b *testing.B) {
 		b.ReportMetric(float64(b.N*len(tools))/b.Elapsed().Seconds(), "tools/s")
