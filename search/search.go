@@ -63,7 +63,7 @@ type Options struct {
 	SynonymWeight float64
 	// DescBoost multiplies a candidate's fused score by 1 + DescBoost
 	// times the share (by rarity) of the intent's words its name and own
-	// description hold (see descCoverage). Default 0.3; negative turns it off.
+	// description hold (see descCoverage). Default 0.5; negative turns it off.
 	DescBoost float64
 	// LengthNorm is BM25's b for the words leg, applied to the
 	// candidates it returns: the word table's BM25 leaves length out

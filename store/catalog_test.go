@@ -238,8 +238,8 @@ func TestRefusedToolsAreStoredButNeverMatched(t *testing.T) {
 	if slices.Contains(ids(w), giant) || len(tg) != 0 || len(near) != 0 || len(terms) != 0 {
 		t.Errorf("refused tool searchable: words %v trigrams %v near %v terms %v", w, tg, near, terms)
 	}
-	if n, _ := s.ToolCount(ctx); n != 1 {
-		t.Errorf("ToolCount = %d, want 1", n)
+	if n, _, _ := s.TextStats(ctx); n != 1 {
+		t.Errorf("TextStats counts %d tools, want 1", n)
 	}
 	// Refused then accepted: the same row becomes searchable.
 	mustReplace(t, s, "big", tool("giant_report", "Giant report"))

@@ -179,15 +179,6 @@ func (s *Store) TextStats(ctx context.Context) (tools int, meanLen float64, err 
 // textStats reads no record or card: tools.doc_len is in tools_key.
 const textStats = "SELECT count(doc_len), ifnull(avg(doc_len), 0) FROM tools INDEXED BY tools_key"
 
-// ToolCount returns the number of searchable (not refused) tools.
-func (s *Store) ToolCount(ctx context.Context) (int, error) {
-	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM tools WHERE refusal = ''").Scan(&n); err != nil {
-		return 0, s.wrap("counting tools", err)
-	}
-	return n, nil
-}
-
 // collectHits reads rows of (id, r) or, keyed, (id, r, key) into hits with
 // Score = -r.
 func (s *Store) collectHits(rows *sql.Rows, op string, keyed bool) ([]Hit, error) {
