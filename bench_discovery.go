@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -51,9 +51,14 @@ func benchCatalogLines(ctx context.Context, files []string, want int) ([]catalog
 	var all []catalogLine
 	var names []string
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		r, err := search.OpenFile(f)
 		if err != nil {
 			return nil, "", fmt.Errorf("reading bench catalog: %w", err)
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, "", fmt.Errorf("reading bench catalog %s: %w", f, err)
 		}
 		lines, err := splitCatalog(data)
 		if err != nil {
@@ -191,7 +196,7 @@ func benchQueries(files []string) ([]string, error) {
 	}
 	var out []string
 	for _, f := range files {
-		r, err := os.Open(f)
+		r, err := search.OpenFile(f)
 		if err != nil {
 			return nil, fmt.Errorf("reading bench queries: %w", err)
 		}

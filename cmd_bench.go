@@ -37,7 +37,7 @@ second half of the run exceeds its slack.`,
 	examples: []string{
 		"capbridge bench",
 		"capbridge bench --quick --json",
-		"capbridge bench --catalog ../shared/catalogs/laptop.jsonl --queries ../shared/bench/retrieval_bfcl/queries.jsonl",
+		"capbridge bench --catalog testdata/catalogs/laptop.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz",
 		"capbridge bench --soak 10m",
 	},
 }
@@ -115,9 +115,9 @@ func runBench(ctx context.Context, e env) error {
 	return nil
 }
 
-// laptopCatalogPath is the recorded laptop catalog of the project's shared
+// laptopCatalogPath is the recorded laptop catalog the repository carries
 // data, relative to a checkout.
-const laptopCatalogPath = "../shared/catalogs/laptop.jsonl"
+const laptopCatalogPath = "testdata/catalogs/laptop.jsonl.gz"
 
 // benchRow is one line of the table; Figures holds its numbers for --json.
 type benchRow struct {

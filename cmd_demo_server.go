@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/capbridge/capbridge/demo"
+	"github.com/capbridge/capbridge/search"
 )
 
 const demoServerUsage = `Usage: capbridge demo-server [flags]
@@ -39,7 +40,7 @@ banner, garbage and exit-at-start apply to stdio only.
 Examples:
   capbridge demo-server
   capbridge demo-server --server helpdesk
-  capbridge demo-server --catalog ../shared/catalogs/laptop.jsonl --server notion
+  capbridge demo-server --catalog testdata/catalogs/laptop.jsonl.gz --server notion
   capbridge demo-server --fault crash-on-call:2
   capbridge demo-server --http 127.0.0.1:8931
 
@@ -108,7 +109,7 @@ func runDemoServer(ctx context.Context, e env) error {
 // the built-in demo catalog (all of it, or one of its servers).
 func demoServerTools(catalog, server string) ([]json.RawMessage, error) {
 	if catalog != "" {
-		f, err := os.Open(catalog)
+		f, err := search.OpenFile(catalog)
 		if err != nil {
 			return nil, fmt.Errorf("demo-server: %w", err)
 		}

@@ -40,8 +40,8 @@ and store path as real servers, runs every query through discovery's search
 and prints recall@1/3/5, hit@5, MRR and p50/p95 latency, fused and per leg.
 
 Example:
-  capbridge eval --catalog ../shared/bench/retrieval_bfcl/catalog.jsonl \
-                 --queries ../shared/bench/retrieval_bfcl/queries.jsonl --half odd
+  capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz \
+                 --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd
 
 Flags:
 `)
@@ -92,7 +92,7 @@ Flags:
 }
 
 func readEvalQueries(path string) ([]search.EvalQuery, error) {
-	f, err := os.Open(path)
+	f, err := search.OpenFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
@@ -113,7 +113,7 @@ func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit 
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	defer st.Close()
-	f, err := os.Open(catalog)
+	f, err := search.OpenFile(catalog)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}

@@ -161,7 +161,7 @@ func catalogServers(t *testing.T, path string) (names []string, tools map[string
 
 // laptopCatalog is the recorded catalog of a real developer laptop: 21
 // servers, 1,011 tools.
-var laptopCatalog = filepath.Join("..", "shared", "catalogs", "laptop.jsonl")
+var laptopCatalog = filepath.Join("testdata", "catalogs", "laptop.jsonl.gz")
 
 // TestLoadLaptopCatalog replays the laptop catalog with one demo-server
 // child per server (21 processes) and indexes it from scratch with

@@ -208,10 +208,10 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 // sharedCatalogFiles are mixed, in this order, as search's BenchmarkSearch
 // mixes them.
 var sharedCatalogFiles = []string{
-	filepath.Join("..", "..", "shared", "catalogs", "laptop.jsonl"),
-	filepath.Join("..", "..", "shared", "catalogs", "twilio-all.jsonl"),
-	filepath.Join("..", "..", "shared", "bench", "retrieval_metatool", "catalog.jsonl"),
-	filepath.Join("..", "..", "shared", "bench", "retrieval_bfcl", "catalog.jsonl"),
+	filepath.Join("..", "testdata", "catalogs", "laptop.jsonl.gz"),
+	filepath.Join("..", "testdata", "catalogs", "twilio-all.jsonl.gz"),
+	filepath.Join("..", "testdata", "bench", "retrieval_metatool", "catalog.jsonl.gz"),
+	filepath.Join("..", "testdata", "bench", "retrieval_bfcl", "catalog.jsonl.gz"),
 }
 
 // sharedCatalog returns the first n tools of the shared catalogs,
@@ -222,9 +222,14 @@ func sharedCatalog(b *testing.B, n int) benchCatalog {
 	out := benchCatalog{}
 	for round, count := 0, 0; count < n; round++ {
 		for _, path := range sharedCatalogFiles {
-			data, err := os.ReadFile(path)
+			f, err := search.OpenFile(path)
 			if err != nil {
-				b.Fatalf("bench catalog missing (../shared is part of the checkout CI runs on): %v", err)
+				b.Fatalf("bench catalog missing: %v", err)
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
 			}
 			for line := range bytes.Lines(data) {
 				if count == n || len(bytes.TrimSpace(line)) == 0 {
@@ -257,9 +262,9 @@ func sharedQueries(b *testing.B) []string {
 	b.Helper()
 	var out []string
 	for _, set := range []string{"retrieval_bfcl", "retrieval_metatool"} {
-		f, err := os.Open(filepath.Join("..", "..", "shared", "bench", set, "queries.jsonl"))
+		f, err := search.OpenFile(filepath.Join("..", "testdata", "bench", set, "queries.jsonl.gz"))
 		if err != nil {
-			b.Fatalf("bench queries missing (../shared is part of the checkout CI runs on): %v", err)
+			b.Fatalf("bench queries missing: %v", err)
 		}
 		qs, err := search.ReadQueries(f)
 		f.Close()

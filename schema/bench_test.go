@@ -9,7 +9,7 @@ import (
 
 // BenchmarkNormalize normalizes the real laptop catalog, reporting ns/tool.
 func BenchmarkNormalize(b *testing.B) {
-	lines := readLines(b, sharedPath("catalogs", "laptop.jsonl"))
+	lines := readLines(b, dataPath("catalogs", "laptop.jsonl"))
 	servers := make([]string, len(lines))
 	raws := make([]json.RawMessage, len(lines))
 	bytes := 0

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// bfclCase is one line of ../shared/bench/execution_bfcl.
+// bfclCase is one line of testdata/bench/execution_bfcl.
 type bfclCase struct {
 	ID          string          `json:"id"`
 	Name        string          `json:"name"`
@@ -56,7 +56,7 @@ func checkBFCL(t *testing.T, line []byte) (bfclCase, *Checked) {
 }
 
 func TestBFCLCasesValidate(t *testing.T) {
-	lines := readLines(t, sharedPath("bench", "execution_bfcl", "cases.jsonl"))
+	lines := readLines(t, dataPath("bench", "execution_bfcl", "cases.jsonl"))
 	if len(lines) != 3130 {
 		t.Fatalf("%d cases, want 3130", len(lines))
 	}
@@ -69,7 +69,7 @@ func TestBFCLCasesValidate(t *testing.T) {
 }
 
 func TestBFCLRejectedCasesFail(t *testing.T) {
-	lines := readLines(t, sharedPath("bench", "execution_bfcl", "cases_rejected.jsonl"))
+	lines := readLines(t, dataPath("bench", "execution_bfcl", "cases_rejected.jsonl"))
 	if len(lines) != 22 {
 		t.Fatalf("%d rejected cases, want 22", len(lines))
 	}

@@ -14,7 +14,7 @@ import (
 func TestRealCatalogs(t *testing.T) {
 	for _, name := range []string{"laptop.jsonl", "twilio-all.jsonl"} {
 		t.Run(name, func(t *testing.T) {
-			lines := readLines(t, sharedPath("catalogs", name))
+			lines := readLines(t, dataPath("catalogs", name))
 			var servers []string
 			listed := map[string][]json.RawMessage{}
 			for _, line := range lines {

@@ -3,18 +3,20 @@ package schema
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// sharedPath names a file of the read-only shared data beside the repository.
-func sharedPath(parts ...string) string {
-	return filepath.Join(append([]string{"..", "..", "shared"}, parts...)...)
+// dataPath names a gzipped data file the repository carries under its
+// top-level testdata/ (see testdata/README.md for sources and licenses).
+func dataPath(parts ...string) string {
+	return filepath.Join(append([]string{"..", "testdata"}, parts...)...) + ".gz"
 }
 
-// readLines returns the non-empty lines of a JSONL file.
+// readLines returns the non-empty lines of a gzipped JSONL file.
 func readLines(t testing.TB, path string) [][]byte {
 	t.Helper()
 	f, err := os.Open(path)
@@ -22,8 +24,12 @@ func readLines(t testing.TB, path string) [][]byte {
 		t.Fatalf("opening %s: %v", path, err)
 	}
 	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
 	var lines [][]byte
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {

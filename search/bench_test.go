@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -18,10 +17,10 @@ import (
 // the BFCL set is added a second time, under other server names, to reach
 // 5,000 tools.
 var benchCatalogFiles = []string{
-	filepath.Join("..", "..", "shared", "catalogs", "laptop.jsonl"),
-	filepath.Join("..", "..", "shared", "catalogs", "twilio-all.jsonl"),
-	filepath.Join(benchDir("retrieval_metatool"), "catalog.jsonl"),
-	filepath.Join(benchDir("retrieval_bfcl"), "catalog.jsonl"),
+	filepath.Join("..", "testdata", "catalogs", "laptop.jsonl.gz"),
+	filepath.Join("..", "testdata", "catalogs", "twilio-all.jsonl.gz"),
+	filepath.Join(benchDir("retrieval_metatool"), "catalog.jsonl.gz"),
+	filepath.Join(benchDir("retrieval_bfcl"), "catalog.jsonl.gz"),
 }
 
 // benchRaws returns the first n tools of the mixed catalogs, grouped by
@@ -31,9 +30,9 @@ func benchRaws(b testing.TB, n int) (servers []string, raws map[string][]json.Ra
 	count := 0
 	for round := 0; count < n; round++ {
 		for _, path := range benchCatalogFiles {
-			f, err := os.Open(path)
+			f, err := OpenFile(path)
 			if err != nil {
-				b.Fatalf("bench catalog missing (../shared is part of the checkout CI runs on): %v", err)
+				b.Fatalf("bench catalog missing: %v", err)
 			}
 			err = eachLine(f, func(_ int, line []byte) error {
 				if count == n {
@@ -70,9 +69,9 @@ func benchRaws(b testing.TB, n int) (servers []string, raws map[string][]json.Ra
 func benchQueries(b testing.TB) []string {
 	var out []string
 	for _, set := range []string{"retrieval_bfcl", "retrieval_metatool"} {
-		f, err := os.Open(filepath.Join(benchDir(set), "queries.jsonl"))
+		f, err := OpenFile(filepath.Join(benchDir(set), "queries.jsonl.gz"))
 		if err != nil {
-			b.Fatalf("bench queries missing (../shared is part of the checkout CI runs on): %v", err)
+			b.Fatalf("bench queries missing: %v", err)
 		}
 		qs, err := ReadQueries(f)
 		f.Close()

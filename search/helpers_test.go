@@ -2,16 +2,15 @@ package search
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/capbridge/capbridge/store"
 )
 
-// benchDir is a retrieval set of the shared bench, from the repo root.
+// benchDir is a retrieval set of the bench data the repository carries.
 func benchDir(set string) string {
-	return filepath.Join("..", "..", "shared", "bench", set)
+	return filepath.Join("..", "testdata", "bench", set)
 }
 
 // openStore opens a fresh store in a temp dir.
@@ -29,16 +28,16 @@ func openStore(t testing.TB) *store.Store {
 func loadSet(t testing.TB, st *store.Store, set string) (int, []EvalQuery) {
 	t.Helper()
 	ctx := context.Background()
-	f, err := os.Open(filepath.Join(benchDir(set), "catalog.jsonl"))
+	f, err := OpenFile(filepath.Join(benchDir(set), "catalog.jsonl.gz"))
 	if err != nil {
-		t.Fatalf("bench set missing (../shared is part of the checkout CI runs on): %v", err)
+		t.Fatalf("bench set missing: %v", err)
 	}
 	defer f.Close()
 	n, err := LoadCatalog(ctx, st, f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	qf, err := os.Open(filepath.Join(benchDir(set), "queries.jsonl"))
+	qf, err := OpenFile(filepath.Join(benchDir(set), "queries.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,11 +20,11 @@ import (
 )
 
 // benchCatalogs are the real catalogs the benchmarks store, relative to
-// the shared data directory beside the repository.
+// the repository's testdata/ (gzipped; sources in testdata/README.md).
 var benchCatalogs = []string{
-	"bench/retrieval_bfcl/catalog.jsonl",
-	"bench/retrieval_metatool/catalog.jsonl",
-	"catalogs/laptop.jsonl",
+	"bench/retrieval_bfcl/catalog.jsonl.gz",
+	"bench/retrieval_metatool/catalog.jsonl.gz",
+	"catalogs/laptop.jsonl.gz",
 }
 
 // benchTools builds n tools from the shared catalogs, cycling through them
@@ -33,12 +34,16 @@ func benchTools(tb testing.TB, n int) []Tool {
 	tb.Helper()
 	var base []Tool
 	for _, rel := range benchCatalogs {
-		path := filepath.Join("..", "..", "shared", filepath.FromSlash(rel))
+		path := filepath.Join("..", "testdata", filepath.FromSlash(rel))
 		f, err := os.Open(path)
 		if err != nil {
-			tb.Fatalf("shared catalogs missing (../shared is part of the checkout CI runs on): %v", err)
+			tb.Fatalf("bench catalogs missing: %v", err)
 		}
-		sc := bufio.NewScanner(f)
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			tb.Fatalf("%s: %v", rel, err)
+		}
+		sc := bufio.NewScanner(zr)
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
 			t, err := benchTool(sc.Bytes())
