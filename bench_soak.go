@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/errgroup"
@@ -87,7 +88,7 @@ func runSoak(ctx context.Context, procs benchProcs, d time.Duration, w io.Writer
 	if _, err := procs.index(ctx, cfgPath, db); err != nil {
 		return err
 	}
-	cfg, err := bridge.LoadConfig(cfgPath)
+	cfg, err := config.Load(cfgPath)
 	if err != nil {
 		return fmt.Errorf("soak: %w", err)
 	}
@@ -242,7 +243,7 @@ func nextCursor(text string) string {
 
 // sampleSoak looks at this process after a collection, and at b's gauges
 // unless b is nil.
-func sampleSoak(at time.Duration, b *bridge.Bridge) soakSample {
+func sampleSoak(at time.Duration, b *bridge.Server) soakSample {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

@@ -13,7 +13,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 )
 
 var addHelp = commandHelp{
@@ -73,24 +73,24 @@ func runAdd(ctx context.Context, e env) error {
 		return err
 	}
 	self, _ := os.Executable()
-	if bridge.RunsCapbridge(def, self) {
+	if config.RunsCapbridge(def, self) {
 		return &usageError{msg: "add: that command runs capbridge itself; capbridge cannot bridge to itself"}
 	}
 
-	path := bridge.ConfigPath(*configPath)
-	unlock, err := bridge.LockConfig(path)
+	path := config.Path(*configPath)
+	unlock, err := config.Lock(path)
 	if err != nil {
 		return fmt.Errorf("add: %w", err)
 	}
 	defer unlock()
-	doc, err := bridge.ReadConfigDoc(path)
+	doc, err := config.ReadDoc(path)
 	if errors.Is(err, os.ErrNotExist) {
-		doc, err = bridge.NewConfigDoc(path), nil
+		doc, err = config.NewDoc(path), nil
 	}
 	if err != nil {
 		return fmt.Errorf("add: %w; fix the file, or point --config at another one", err)
 	}
-	if err := doc.AddServer(name, def); errors.Is(err, bridge.ErrServerExists) {
+	if err := doc.AddServer(name, def); errors.Is(err, config.ErrServerExists) {
 		return fmt.Errorf("add: server %q is already in %s; to replace it, run 'capbridge remove %s' and add it again", name, path, name)
 	} else if err != nil {
 		return fmt.Errorf("add: %w", err)

@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/bridge/upstream"
 	"github.com/capbridge/capbridge/output"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,7 +68,7 @@ func runDemo(ctx context.Context, e env) error {
 
 	w := e.stdout
 	fmt.Fprintf(w, "1. Indexing %d demo MCP servers (real child processes) into %s\n", len(cfg.Servers), filepath.Join(dir, "catalog.db"))
-	ups := bridge.NewUpstreams(cfg, nil)
+	ups := upstream.NewPool(cfg, nil)
 	_, err = bridge.Index(ctx, cfg, st, ups, nil, &bridge.IndexOptions{Progress: indent(w)})
 	ups.Close()
 	if err != nil {
@@ -303,7 +305,7 @@ func callText(ctx context.Context, cs *mcp.ClientSession, tool string, args map[
 	return b.String(), res.IsError, nil
 }
 
-func writeDemoConfig(dir string) (*bridge.Config, error) {
+func writeDemoConfig(dir string) (*config.File, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("demo: finding this binary: %w", err)
@@ -317,7 +319,7 @@ func writeDemoConfig(dir string) (*bridge.Config, error) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return nil, fmt.Errorf("demo: writing %s: %w", path, err)
 	}
-	return bridge.LoadConfig(path)
+	return config.Load(path)
 }
 
 func toolNames(tools []*mcp.Tool) string {

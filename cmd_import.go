@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 )
 
 var importHelp = commandHelp{
@@ -48,13 +48,13 @@ Where it looks (Linux; macOS in brackets):
 // any other argument, which is then a file.
 func clientLabel(client string) (label string, ok bool) {
 	switch client {
-	case bridge.ClientClaude:
+	case config.ClientClaude:
 		return "Claude Desktop", true
-	case bridge.ClientClaudeCode:
+	case config.ClientClaudeCode:
 		return "Claude Code", true
-	case bridge.ClientCursor:
+	case config.ClientCursor:
 		return "Cursor", true
-	case bridge.ClientVSCode:
+	case config.ClientVSCode:
 		return "VS Code", true
 	}
 	return "", false
@@ -76,23 +76,23 @@ func runImport(ctx context.Context, e env) error {
 		return err
 	}
 
-	path := bridge.ConfigPath(*configPath)
-	unlock, err := bridge.LockConfig(path)
+	path := config.Path(*configPath)
+	unlock, err := config.Lock(path)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	defer unlock()
-	dst, err := bridge.ReadConfigDoc(path)
+	dst, err := config.ReadDoc(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		dst, err = bridge.NewConfigDoc(path), nil
+		dst, err = config.NewDoc(path), nil
 	}
 	if err != nil {
 		return fmt.Errorf("import: %w; fix the file, or import into another one with --config", err)
 	}
-	var docs []*bridge.ConfigDoc
+	var docs []*config.Doc
 	for _, src := range sources {
-		doc, err := bridge.ReadClientSource(src)
-		if errors.Is(err, bridge.ErrNotServerMap) && src.Scope == bridge.ScopeLocal {
+		doc, err := config.ReadClientSource(src)
+		if errors.Is(err, config.ErrNotServerMap) && src.Scope == config.ScopeLocal {
 			// Claude Code finds no local-scope servers there either; the
 			// file's user scope is read on its own.
 			fmt.Fprintf(e.stderr, "capbridge: warning: %v; importing the other scopes\n", err)
@@ -103,16 +103,16 @@ func runImport(ctx context.Context, e env) error {
 		}
 		docs = append(docs, doc)
 	}
-	bridge.ApplyPrecedence(docs)
+	config.ApplyPrecedence(docs)
 
 	self, _ := os.Executable()
 	added := 0
-	serversKey := bridge.ServersKeyMCP
-	var read []*bridge.ConfigDoc
+	serversKey := config.ServersKeyMCP
+	var read []*config.Doc
 	for _, doc := range docs {
 		report := dst.Merge(doc, self)
 		added += len(report.Added)
-		if doc.Scope == bridge.ScopeLocal && len(doc.ServerNames()) == 0 && len(report.Shadowed) == 0 {
+		if doc.Scope == config.ScopeLocal && len(doc.ServerNames()) == 0 && len(report.Shadowed) == 0 {
 			continue // no local-scope servers for this directory: nothing to say
 		}
 		serversKey = doc.ServersKey()
@@ -132,24 +132,24 @@ func runImport(ctx context.Context, e env) error {
 		fmt.Fprintf(e.stdout, "\nWrote %d server(s) to %s.\n", added, path)
 		fmt.Fprintln(e.stdout, "Run 'capbridge index' to list and store their tools now ('capbridge serve' also does it at start).")
 	}
-	return printClientSnippet(e.stdout, serversKey, read, *configPath != "" || os.Getenv(bridge.EnvConfig) != "", path)
+	return printClientSnippet(e.stdout, serversKey, read, *configPath != "" || os.Getenv(config.EnvFile) != "", path)
 }
 
 // importSources resolves import's argument to the sources to read: a
 // client's config files that exist, or the one file named.
-func importSources(arg string) ([]bridge.ClientSource, error) {
+func importSources(arg string) ([]config.ClientSource, error) {
 	label, isClient := clientLabel(arg)
 	if !isClient {
 		if _, err := os.Stat(arg); err != nil {
 			return nil, fmt.Errorf("import: %w; give claude, claude-code, cursor, vscode or the path of a config file", err)
 		}
-		return []bridge.ClientSource{{Path: arg}}, nil
+		return []config.ClientSource{{Path: arg}}, nil
 	}
 	home, _ := os.UserHomeDir()
 	configDir, _ := os.UserConfigDir()
 	wd, _ := os.Getwd()
-	candidates := bridge.ClientSources(arg, bridge.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd})
-	var found []bridge.ClientSource
+	candidates := config.ClientSources(arg, config.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd})
+	var found []config.ClientSource
 	var paths []string
 	for _, src := range candidates {
 		if !slices.Contains(paths, src.Path) {
@@ -167,11 +167,11 @@ func importSources(arg string) ([]bridge.ClientSource, error) {
 
 // sourceLabel names where a source's servers were read, with Claude Code's
 // scope: ~/.claude.json holds two of them.
-func sourceLabel(doc *bridge.ConfigDoc) string {
+func sourceLabel(doc *config.Doc) string {
 	switch doc.Scope {
 	case "":
 		return doc.Path
-	case bridge.ScopeLocal:
+	case config.ScopeLocal:
 		return fmt.Sprintf("%s (local scope: \"projects\" > %q)", doc.Path, doc.Project)
 	}
 	return fmt.Sprintf("%s (%s scope)", doc.Path, doc.Scope)
@@ -179,14 +179,14 @@ func sourceLabel(doc *bridge.ConfigDoc) string {
 
 // printImportReport says what happened to each server of one source, by
 // name only: definitions may hold secrets.
-func printImportReport(w io.Writer, doc *bridge.ConfigDoc, r bridge.ImportReport, dryRun bool) {
+func printImportReport(w io.Writer, doc *config.Doc, r config.ImportReport, dryRun bool) {
 	added := "added   "
 	if dryRun {
 		added = "would add"
 	}
 	fmt.Fprintf(w, "From %s:\n", sourceLabel(doc))
 	if len(doc.ServerNames()) == 0 && len(r.Shadowed) == 0 {
-		fmt.Fprintf(w, "  no servers (no %q or %q map)\n", bridge.ServersKeyMCP, bridge.ServersKeyVSCode)
+		fmt.Fprintf(w, "  no servers (no %q or %q map)\n", config.ServersKeyMCP, config.ServersKeyVSCode)
 	}
 	for _, name := range r.Added {
 		fmt.Fprintf(w, "  %s %s\n", added, name)
@@ -214,7 +214,7 @@ func printImportReport(w io.Writer, doc *bridge.ConfigDoc, r bridge.ImportReport
 
 // printClientSnippet prints the server map that makes the client start
 // capbridge alone, and where it goes.
-func printClientSnippet(w io.Writer, serversKey string, sources []*bridge.ConfigDoc, explicitConfig bool, configPath string) error {
+func printClientSnippet(w io.Writer, serversKey string, sources []*config.Doc, explicitConfig bool, configPath string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("import: finding this binary's path for the client snippet: %w", err)
@@ -252,7 +252,7 @@ func clientSnippet(serversKey, exe string, args []string) ([]byte, error) {
 		Args    []string `json:"args"`
 	}
 	e := entry{Command: exe, Args: args}
-	if serversKey == bridge.ServersKeyVSCode {
+	if serversKey == config.ServersKeyVSCode {
 		e.Type = "stdio"
 	}
 	var out bytes.Buffer

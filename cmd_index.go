@@ -7,6 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/bridge/upstream"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
 )
@@ -38,9 +40,9 @@ func runIndex(ctx context.Context, e env) error {
 	if done {
 		return err
 	}
-	path := bridge.ConfigPath(*configPath)
-	cfg, err := bridge.LoadConfig(path)
-	if errors.Is(err, bridge.ErrNoConfig) {
+	path := config.Path(*configPath)
+	cfg, err := config.Load(path)
+	if errors.Is(err, config.ErrNotFound) {
 		return fmt.Errorf("no config at %s; create one with 'capbridge import claude' (or cursor, vscode, FILE) or 'capbridge add NAME -- COMMAND'", path)
 	}
 	if err != nil {
@@ -68,7 +70,7 @@ func runIndex(ctx context.Context, e env) error {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-	st, moved, err := store.OpenChecked(ctx, bridge.DBPath(*dbPath), nil)
+	st, moved, err := store.OpenChecked(ctx, config.DBPath(*dbPath), nil)
 	if err != nil {
 		return err
 	}
@@ -80,7 +82,7 @@ func runIndex(ctx context.Context, e env) error {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "capbridge: warning: %v; indexing without embeddings\n", err)
 	}
-	ups := bridge.NewUpstreams(cfg, &bridge.UpstreamOptions{Logger: logger})
+	ups := upstream.NewPool(cfg, &upstream.Options{Logger: logger})
 	defer ups.Close()
 
 	total := len(names)
@@ -114,7 +116,7 @@ func failedCount(results []bridge.IndexResult) int {
 }
 
 // configuredNames lists cfg's servers, for suggesting a near name.
-func configuredNames(cfg *bridge.Config) []string {
+func configuredNames(cfg *config.File) []string {
 	var names []string
 	for n := range cfg.Servers {
 		names = append(names, n)

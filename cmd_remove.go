@@ -8,7 +8,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/store"
 )
 
@@ -31,13 +31,13 @@ func runRemove(ctx context.Context, e env) error {
 		return &usageError{msg: "remove needs exactly one server NAME; run 'capbridge servers' to see them"}
 	}
 	name := args[0]
-	path := bridge.ConfigPath(*configPath)
+	path := config.Path(*configPath)
 
 	configured, err := removeFromConfig(path, name)
 	if err != nil {
 		return err
 	}
-	st, err := openExistingCatalog(ctx, bridge.DBPath(*dbPath))
+	st, err := openExistingCatalog(ctx, config.DBPath(*dbPath))
 	if err != nil {
 		return fmt.Errorf("remove: %w", err)
 	}
@@ -71,19 +71,19 @@ func runRemove(ctx context.Context, e env) error {
 // removeFromConfig removes name from the config file at path and reports
 // whether it was there. A missing file has nothing to remove.
 func removeFromConfig(path, name string) (bool, error) {
-	unlock, err := bridge.LockConfig(path)
+	unlock, err := config.Lock(path)
 	if err != nil {
 		return false, fmt.Errorf("remove: %w", err)
 	}
 	defer unlock()
-	doc, err := bridge.ReadConfigDoc(path)
+	doc, err := config.ReadDoc(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("remove: %w", err)
 	}
-	if err := doc.RemoveServer(name); errors.Is(err, bridge.ErrServerNotConfigured) {
+	if err := doc.RemoveServer(name); errors.Is(err, config.ErrUnknownServer) {
 		return false, nil
 	} else if err != nil {
 		return false, fmt.Errorf("remove: %w", err)
@@ -98,7 +98,7 @@ func removeFromConfig(path, name string) (bool, error) {
 // to suggest the nearest one.
 func knownServerNames(ctx context.Context, configPath string, st *store.Store) ([]string, error) {
 	var names []string
-	if doc, err := bridge.ReadConfigDoc(configPath); err == nil {
+	if doc, err := config.ReadDoc(configPath); err == nil {
 		names = doc.ServerNames()
 	}
 	if st != nil {

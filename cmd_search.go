@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
@@ -36,8 +37,8 @@ type searchLeg struct {
 func runSearch(ctx context.Context, e env) error {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	configFlag := fs.String("config", "", "config `file` (default $"+bridge.EnvConfig+" or the XDG config path)")
-	dbFlag := fs.String("db", "", "catalog database `file` (default $"+bridge.EnvDB+" or the XDG data path)")
+	configFlag := fs.String("config", "", "config `file` (default $"+config.EnvFile+" or the XDG config path)")
+	dbFlag := fs.String("db", "", "catalog database `file` (default $"+config.EnvDB+" or the XDG data path)")
 	limit := fs.Int("limit", 3, "results, 1 to 5, as discover_capability's limit")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Usage = func() {
@@ -70,9 +71,9 @@ Flags:
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	opts := &search.Options{Logger: logger}
 	var allowed func(server, tool string) bool
-	cfg, err := bridge.LoadConfig(bridge.ConfigPath(*configFlag))
+	cfg, err := config.Load(config.Path(*configFlag))
 	switch {
-	case errors.Is(err, bridge.ErrNoConfig):
+	case errors.Is(err, config.ErrNotFound):
 		// No config: every stored tool is in scope, no vector leg.
 	case err != nil:
 		return fmt.Errorf("search: %w", err)
@@ -85,7 +86,7 @@ Flags:
 			return fmt.Errorf("search: %w", err)
 		}
 	}
-	st, err := store.Open(ctx, bridge.DBPath(*dbFlag), &store.Options{Logger: logger})
+	st, err := store.Open(ctx, config.DBPath(*dbFlag), &store.Options{Logger: logger})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,10 +65,10 @@ func runServe(ctx context.Context, e env) error {
 
 	limitMemory(os.Getenv)
 
-	configPath := bridge.ConfigPath(*configFile)
-	cfg, cfgErr := bridge.LoadConfig(configPath)
-	if errors.Is(cfgErr, bridge.ErrNoConfig) {
-		cfg = &bridge.Config{Path: configPath}
+	configPath := config.Path(*configFile)
+	cfg, cfgErr := config.Load(configPath)
+	if errors.Is(cfgErr, config.ErrNotFound) {
+		cfg = &config.File{Path: configPath}
 	} else if cfgErr != nil {
 		return cfgErr
 	}
@@ -84,7 +85,7 @@ func runServe(ctx context.Context, e env) error {
 		logger.Warn("config", "warning", w)
 	}
 
-	st, moved, err := store.OpenChecked(ctx, bridge.DBPath(*dbFile), &store.Options{Logger: logger})
+	st, moved, err := store.OpenChecked(ctx, config.DBPath(*dbFile), &store.Options{Logger: logger})
 	if err != nil {
 		return fmt.Errorf("opening the catalog: %w", err)
 	}
@@ -146,12 +147,12 @@ func limitMemory(getenv func(string) string) {
 }
 
 // serveHTTP serves the bridge over Streamable HTTP on addr until ctx is done.
-func serveHTTP(ctx context.Context, b *bridge.Bridge, addr string, stderr io.Writer, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, b *bridge.Server, addr string, stderr io.Writer, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return b.Server() },
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return b.MCP() },
 		&mcp.StreamableHTTPOptions{Logger: logger})
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "capbridge: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/store"
 )
 
@@ -95,7 +95,7 @@ func runServers(ctx context.Context, e env) error {
 // either may be absent.
 type localFiles struct {
 	configPath string
-	config     *bridge.Config // nil: no config file
+	config     *config.File // nil: no config file
 	dbPath     string
 	store      *store.Store // nil: no catalog file
 }
@@ -103,12 +103,12 @@ type localFiles struct {
 // openLocal reads the config and opens the catalog, creating neither. With
 // neither present there is nothing to show, and the error says how to begin.
 func openLocal(ctx context.Context, configFlag, dbFlag string) (*localFiles, error) {
-	l := &localFiles{configPath: bridge.ConfigPath(configFlag), dbPath: bridge.DBPath(dbFlag)}
-	cfg, err := bridge.LoadConfig(l.configPath)
+	l := &localFiles{configPath: config.Path(configFlag), dbPath: config.DBPath(dbFlag)}
+	cfg, err := config.Load(l.configPath)
 	switch {
 	case err == nil:
 		l.config = cfg
-	case !errors.Is(err, bridge.ErrNoConfig):
+	case !errors.Is(err, config.ErrNotFound):
 		return nil, fmt.Errorf("%w; fix the file, or point --config at another one", err)
 	}
 	if l.store, err = openExistingCatalog(ctx, l.dbPath); err != nil {

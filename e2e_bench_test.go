@@ -19,7 +19,7 @@ import (
 func BenchmarkRunOverhead(b *testing.B) {
 	ctx := context.Background()
 	args := map[string]any{"ticket_id": "TCK-001042"}
-	cfg := writeConfig(b, map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")}, nil)
+	cfg := writeConfig(b, map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")}, nil)
 	db := filepath.Join(b.TempDir(), "catalog.db")
 	runCapbridge(b, "index", "--config", cfg, "--db", db)
 
@@ -82,7 +82,7 @@ func p50(ds []time.Duration) time.Duration {
 // stored: none of them is started.
 func BenchmarkServeStart(b *testing.B) {
 	ctx := context.Background()
-	servers := map[string]upstream{}
+	servers := map[string]serverEntry{}
 	for i := range 20 {
 		servers[fmt.Sprintf("server%02d", i+1)] = demoUpstream("--server", []string{"helpdesk", "calendar", "crm", "files"}[i%4])
 	}

@@ -20,7 +20,7 @@ import (
 
 // twoServers is the config most database tests use.
 func twoServers(t *testing.T) string {
-	return writeConfig(t, map[string]upstream{
+	return writeConfig(t, map[string]serverEntry{
 		"helpdesk": demoUpstream("--server", "helpdesk"),
 		"calendar": demoUpstream("--server", "calendar"),
 	}, nil)
@@ -276,7 +276,7 @@ func TestServeCatalogLocked(t *testing.T) {
 // passes SQLite's integrity check.
 func TestServeDiskFull(t *testing.T) {
 	t.Parallel()
-	servers := map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")}
+	servers := map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")}
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	runCapbridge(t, "index", "--config", writeConfig(t, servers, nil), "--db", db)
 	var size int64
@@ -334,7 +334,7 @@ func TestServeDiskFull(t *testing.T) {
 // time: no error, and every tool each server lists is stored exactly once.
 func TestTwoServesOneCatalog(t *testing.T) {
 	t.Parallel()
-	servers := map[string]upstream{}
+	servers := map[string]serverEntry{}
 	for _, name := range []string{"helpdesk", "calendar", "crm", "files"} {
 		servers[name] = demoUpstream("--server", name)
 	}

@@ -15,7 +15,7 @@ import (
 // `capbridge serve` process: two tools whose compact JSON stays under the
 // 4,000-byte budget whatever is connected.
 func TestServeToolsListBytes(t *testing.T) {
-	cfg := writeConfig(t, map[string]upstream{
+	cfg := writeConfig(t, map[string]serverEntry{
 		"helpdesk": demoUpstream("--server", "helpdesk"),
 		"crm":      demoUpstream("--server", "crm"),
 	}, nil)
@@ -44,7 +44,7 @@ func TestServeToolsListBytes(t *testing.T) {
 // with every missing value reaches the demo server under the exact provider
 // names, which its echo shows.
 func TestStressToolEndToEnd(t *testing.T) {
-	cfg := writeConfig(t, map[string]upstream{"stress": demoUpstream("--catalog", stressCatalog(t), "--server", "stress")}, nil)
+	cfg := writeConfig(t, map[string]serverEntry{"stress": demoUpstream("--catalog", stressCatalog(t), "--server", "stress")}, nil)
 	cs := startServe(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
 
 	card := discoverAction(t, cs, "upsert a stress test record", "stress", "upsert_stress_record")
@@ -175,7 +175,7 @@ func TestUpstreamFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {
-			cfg := writeConfig(t, map[string]upstream{
+			cfg := writeConfig(t, map[string]serverEntry{
 				"helpdesk": demoUpstream("--server", "helpdesk", "--fault", tt.fault),
 				"calendar": demoUpstream("--server", "calendar"),
 			}, map[string]any{"callTimeout": "2s"})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/capbridge/capbridge/bridge"
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -81,10 +82,10 @@ func TestDisconnectMidCallInProcess(t *testing.T) {
 			goroutines, fds := runtime.NumGoroutine(), openFDs(t)
 
 			mark := filepath.Join(t.TempDir(), "started")
-			cfgPath := writeConfig(t, map[string]upstream{
+			cfgPath := writeConfig(t, map[string]serverEntry{
 				"helpdesk": markedUpstream(mark, "--server", "helpdesk", "--fault", "hang"),
 			}, map[string]any{"callTimeout": "10m"})
-			cfg, err := bridge.LoadConfig(cfgPath)
+			cfg, err := config.Load(cfgPath)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +200,7 @@ func TestServeClientGoneMidCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			mark := filepath.Join(t.TempDir(), "started")
-			cfg := writeConfig(t, map[string]upstream{
+			cfg := writeConfig(t, map[string]serverEntry{
 				"helpdesk": markedUpstream(mark, "--server", "helpdesk", "--fault", tt.fault),
 				"calendar": demoUpstream("--server", "calendar"),
 			}, map[string]any{"callTimeout": tt.callTimeout})

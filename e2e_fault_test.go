@@ -21,7 +21,7 @@ import (
 // on, sees what the bridge answers, turns it off, and proves that the next
 // start of the same configured server works.
 type switchable struct {
-	upstream
+	serverEntry
 	fault, mark string
 }
 
@@ -30,7 +30,7 @@ type switchable struct {
 func switchableUpstream(t testing.TB, flags ...string) switchable {
 	t.Helper()
 	dir := t.TempDir()
-	s := switchable{upstream: demoUpstream(flags...), fault: filepath.Join(dir, "fault"), mark: filepath.Join(dir, "started")}
+	s := switchable{serverEntry: demoUpstream(flags...), fault: filepath.Join(dir, "fault"), mark: filepath.Join(dir, "started")}
 	script := `echo $$ >> "$CAPBRIDGE_TEST_MARK"; CAPBRIDGE_DEMO_FAULT=$(cat "$CAPBRIDGE_TEST_FAULT") exec "$0" "$@"`
 	s.Args = append([]string{"-c", script, s.Command}, s.Args...)
 	s.Command = "sh"
@@ -199,8 +199,8 @@ func TestFaultsThroughBridge(t *testing.T) {
 			if tt.callTimeout != "" {
 				settings["callTimeout"] = tt.callTimeout
 			}
-			cfg := writeConfig(t, map[string]upstream{
-				"helpdesk": helpdesk.upstream,
+			cfg := writeConfig(t, map[string]serverEntry{
+				"helpdesk": helpdesk.serverEntry,
 				"calendar": demoUpstream("--server", "calendar"),
 			}, settings)
 			db := filepath.Join(t.TempDir(), "catalog.db")

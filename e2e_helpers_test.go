@@ -43,7 +43,7 @@ func runCapbridge(t testing.TB, args ...string) (stdout, stderr string) {
 // markedUpstream runs `capbridge demo-server flags...` through a shell that
 // first appends its pid to the file mark: the test can tell whether and
 // how often the server was started, and find the process.
-func markedUpstream(mark string, flags ...string) upstream {
+func markedUpstream(mark string, flags ...string) serverEntry {
 	u := demoUpstream(flags...)
 	script := `echo $$ >> "$CAPBRIDGE_TEST_MARK"; exec "$0" "$@"`
 	u.Args = append([]string{"-c", script, u.Command}, u.Args...)
@@ -94,16 +94,16 @@ func processGone(pid int, d time.Duration) bool {
 	}
 }
 
-// upstream is one mcpServers entry of a test config.
-type upstream struct {
+// serverEntry is one mcpServers entry of a test config.
+type serverEntry struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 }
 
 // demoUpstream runs `capbridge demo-server flags...` as an upstream server.
-func demoUpstream(flags ...string) upstream {
-	return upstream{Command: os.Args[0], Args: append([]string{"demo-server"}, flags...), Env: map[string]string{asCapbridge: "1"}}
+func demoUpstream(flags ...string) serverEntry {
+	return serverEntry{Command: os.Args[0], Args: append([]string{"demo-server"}, flags...), Env: map[string]string{asCapbridge: "1"}}
 }
 
 var npmInstall struct {
@@ -115,7 +115,7 @@ var npmInstall struct {
 // npmUpstream runs one of the reference servers pinned in testdata/npm
 // ("filesystem", "memory", "everything") with node. They are installed with
 // `npm ci` when missing; a machine that cannot install them fails the test.
-func npmUpstream(t testing.TB, name string, args ...string) upstream {
+func npmUpstream(t testing.TB, name string, args ...string) serverEntry {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("testdata", "npm"))
 	if err != nil {
@@ -135,12 +135,12 @@ func npmUpstream(t testing.TB, name string, args ...string) upstream {
 	if _, err := os.Stat(entry); err != nil {
 		t.Fatalf("reference server %s is not installed after npm ci: %v", name, err)
 	}
-	return upstream{Command: "node", Args: append([]string{entry}, args...)}
+	return serverEntry{Command: "node", Args: append([]string{entry}, args...)}
 }
 
 // writeConfig writes a config file with these servers and bridge settings
 // into a temporary directory and returns its path.
-func writeConfig(t testing.TB, servers map[string]upstream, bridgeSettings map[string]any) string {
+func writeConfig(t testing.TB, servers map[string]serverEntry, bridgeSettings map[string]any) string {
 	t.Helper()
 	if bridgeSettings == nil {
 		bridgeSettings = map[string]any{}

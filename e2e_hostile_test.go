@@ -89,7 +89,7 @@ func nested(depth int) json.RawMessage {
 func TestHostileInput(t *testing.T) {
 	t.Parallel()
 	catalog := hostileCatalog(t)
-	cfg := writeConfig(t, map[string]upstream{
+	cfg := writeConfig(t, map[string]serverEntry{
 		"hostile":     demoUpstream("--catalog", catalog, "--server", "hostile"),
 		"hostile_big": demoUpstream("--catalog", catalog, "--server", "hostile_big"),
 		"calendar":    demoUpstream("--server", "calendar"),

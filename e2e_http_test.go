@@ -15,7 +15,7 @@ import (
 // over Streamable HTTP, and an action id stays with the client session that
 // received it.
 func TestServeHTTP(t *testing.T) {
-	cfg := writeConfig(t, map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")}, nil)
+	cfg := writeConfig(t, map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")}, nil)
 	cmd := capbridgeCmd("serve", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"), "--http", "127.0.0.1:0", "--log-level", "warn")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // starts it, once.
 func TestServeStartsUpstreamsLazily(t *testing.T) {
 	mark := filepath.Join(t.TempDir(), "started")
-	cfg := writeConfig(t, map[string]upstream{"helpdesk": markedUpstream(mark, "--server", "helpdesk")}, nil)
+	cfg := writeConfig(t, map[string]serverEntry{"helpdesk": markedUpstream(mark, "--server", "helpdesk")}, nil)
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	runCapbridge(t, "index", "--config", cfg, "--db", db)
 	if n := len(startedPids(t, mark)); n != 1 {
@@ -54,7 +54,7 @@ func TestServeExitKillsUpstreams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			mark := filepath.Join(t.TempDir(), "started")
-			cfg := writeConfig(t, map[string]upstream{"helpdesk": markedUpstream(mark, "--server", "helpdesk")}, nil)
+			cfg := writeConfig(t, map[string]serverEntry{"helpdesk": markedUpstream(mark, "--server", "helpdesk")}, nil)
 			cs, cmd := startServeCmd(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
 			card := discoverAction(t, cs, "list helpdesk tickets", "helpdesk", "list_tickets")
 			runAction(t, cs, card["actionId"].(string), map[string]any{})
@@ -89,7 +89,7 @@ func TestServeExitKillsUpstreams(t *testing.T) {
 // TestServeFollowsConfigChanges: a server added to the config file while
 // serve runs is indexed and discoverable without a restart.
 func TestServeFollowsConfigChanges(t *testing.T) {
-	servers := map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")}
+	servers := map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")}
 	cfg := writeConfig(t, servers, nil)
 	cs := startServe(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
 	discoverAction(t, cs, "list helpdesk tickets", "helpdesk", "list_tickets")
@@ -116,7 +116,7 @@ func TestServeFollowsConfigChanges(t *testing.T) {
 }
 
 // mustReadConfigWith renders a config file like writeConfig's with servers.
-func mustReadConfigWith(t *testing.T, path string, servers map[string]upstream) []byte {
+func mustReadConfigWith(t *testing.T, path string, servers map[string]serverEntry) []byte {
 	t.Helper()
 	other := writeConfig(t, servers, nil)
 	data, err := os.ReadFile(other)
@@ -132,7 +132,7 @@ func TestServeConfigCreatedLater(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.json")
 	cs := startServe(t, cfg, filepath.Join(dir, "catalog.db"))
-	data := mustReadConfigWith(t, cfg, map[string]upstream{"helpdesk": demoUpstream("--server", "helpdesk")})
+	data := mustReadConfigWith(t, cfg, map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")})
 	if err := os.WriteFile(cfg, data, 0o600); err != nil {
 		t.Fatal(err)
 	}

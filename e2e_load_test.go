@@ -28,7 +28,7 @@ func TestLoadConcurrentRuns(t *testing.T) {
 		t.Skip("-short: load test")
 	}
 	const servers, calls = 5, 200
-	ups := map[string]upstream{}
+	ups := map[string]serverEntry{}
 	for i := range servers {
 		ups[fmt.Sprintf("desk%d", i+1)] = demoUpstream("--server", "helpdesk")
 	}
@@ -176,7 +176,7 @@ func TestLoadLaptopCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	names, tools := catalogServers(t, catalog)
-	ups := map[string]upstream{}
+	ups := map[string]serverEntry{}
 	total := 0
 	for _, n := range names {
 		ups[n] = demoUpstream("--catalog", catalog, "--server", n)
@@ -214,7 +214,7 @@ func TestLoadBigCatalog(t *testing.T) {
 	}
 	const tools, discoveries = 5000, 100
 	const rssTarget = 150_000_000 // bytes: 150 MB, 143 MiB
-	cfg := writeConfig(t, map[string]upstream{"big": demoUpstream("--fault", fmt.Sprintf("big-catalog:%d", tools))}, nil)
+	cfg := writeConfig(t, map[string]serverEntry{"big": demoUpstream("--fault", fmt.Sprintf("big-catalog:%d", tools))}, nil)
 	db := filepath.Join(t.TempDir(), "catalog.db")
 
 	first := indexProcess(t, cfg, db)

@@ -13,7 +13,7 @@ import (
 // node processes, through a real `capbridge serve` process.
 func TestReferenceServersThroughTheBridge(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeConfig(t, map[string]upstream{
+	cfg := writeConfig(t, map[string]serverEntry{
 		"files":      npmUpstream(t, "filesystem", dir),
 		"memory":     withEnv(npmUpstream(t, "memory"), "MEMORY_FILE_PATH", filepath.Join(dir, "memory.jsonl")),
 		"everything": npmUpstream(t, "everything"),
@@ -89,7 +89,7 @@ func TestReferenceServersThroughTheBridge(t *testing.T) {
 	})
 }
 
-func withEnv(u upstream, key, value string) upstream {
+func withEnv(u serverEntry, key, value string) serverEntry {
 	if u.Env == nil {
 		u.Env = map[string]string{}
 	}

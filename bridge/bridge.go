@@ -1,9 +1,8 @@
 // Package bridge is the MCP server that shows a model two operations,
-// discover_capability and run_capability, and the upstream client sessions
-// (lazy start, reconnect, timeouts), action handles and config loading behind
-// them.
+// discover_capability and run_capability, with the action handles and the
+// indexing behind them.
 //
-// A [Bridge] answers both operations from the stored catalog (package store)
+// A [Server] answers both operations from the stored catalog (package store)
 // and never shows a provider's own tool definitions to the model:
 //
 //   - discover_capability ranks the catalog for an intent (package search)
@@ -12,19 +11,20 @@
 //   - run_capability resolves an action id to the exact stored record,
 //     refuses it if the provider's schema changed since the card was made,
 //     maps aliases back and validates the arguments against the exact schema
-//     (package schema), calls the upstream server through [Upstreams], and
+//     (package schema), calls the upstream server through [upstream.Pool], and
 //     shapes the result into pages that fit the context (package output).
 //
 // Every answer the bridge writes itself is one compact-JSON TextContent;
 // every failure carries isError. [Definitions] returns the two tool
-// definitions exactly as tools/list sends them. A Bridge serves any number
-// of sessions: [Bridge.Serve] on one transport ([NewStdioTransport] for a
-// process's stdin and stdout), or [Bridge.Server] for Streamable HTTP and
+// definitions exactly as tools/list sends them. A Server serves any number
+// of sessions: [Server.Serve] on one transport ([NewStdioTransport] for a
+// process's stdin and stdout), or [Server.MCP] for Streamable HTTP and
 // in-memory transports. Action ids belong to the session they were issued
 // to; cursor pages do not (a cursor is itself an unguessable id).
 //
-// [Config] is the Claude Desktop style mcpServers file; [Index] fills the
-// store from the configured servers; [Upstreams] keeps the client sessions.
+// Package config reads the mcpServers file ([config.File]); [Index] fills the
+// store from the configured servers; package upstream keeps the client
+// sessions ([upstream.Pool]).
 package bridge
 
 import (
@@ -35,39 +35,41 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/bridge/upstream"
 	"github.com/capbridge/capbridge/output"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Options configure a Bridge. A nil *Options means defaults.
+// Options configure a Server. A nil *Options means defaults.
 type Options struct {
 	// Logger receives the bridge's logs; default: discarded. Never stdout
 	// in stdio mode: stdout is the MCP stream.
 	Logger *slog.Logger
 	// Searcher ranks the catalog; default: search.New over the store.
 	Searcher *search.Searcher
-	// Upstreams calls the configured servers; default: NewUpstreams over
-	// the config, owned (and closed) by the Bridge. A caller that passes its
-	// own must route its OnToolsChanged to [Bridge.ToolsChanged].
-	Upstreams *Upstreams
+	// Upstreams calls the configured servers; default: upstream.NewPool over
+	// the config, owned (and closed) by the Server. A caller that passes its
+	// own must route its OnToolsChanged to [Server.ToolsChanged].
+	Upstreams *upstream.Pool
 	// Now is the clock for handle expiry; default time.Now.
 	Now func() time.Time
 	// Version is reported to clients in serverInfo; default "dev".
 	Version string
 	// ConfigPoll, when positive and the config was read from a file (or
 	// names one in Path), is how often the file is checked; a changed file
-	// is re-read and applied with [Bridge.Reconfigure].
+	// is re-read and applied with [Server.Reconfigure].
 	ConfigPoll time.Duration
 }
 
-// Bridge serves the two operations over any MCP transport.
-type Bridge struct {
+// Server serves the two operations over any MCP transport.
+type Server struct {
 	logger     *slog.Logger
 	st         *store.Store
 	searcher   *search.Searcher
-	ups        *Upstreams
+	ups        *upstream.Pool
 	ownsUps    bool
 	now        func() time.Time
 	handles    *handles
@@ -80,7 +82,7 @@ type Bridge struct {
 	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder and the config watcher
 
 	mu       sync.Mutex
-	cfg      *Config                  // guarded by mu; replaced whole by Reconfigure
+	cfg      *config.File             // guarded by mu; replaced whole by Reconfigure
 	verified map[string]bool          // guarded by mu; servers whose listing was checked since they last changed
 	listing  map[string]chan struct{} // guarded by mu; servers being re-listed for a run, closed when done
 	records  map[toolKey]*store.Tool  // guarded by mu; stored rows read by runs, dropped when their server is re-indexed
@@ -98,9 +100,9 @@ const maxPageBytes = 16 << 20
 // toolKey names one provider tool.
 type toolKey struct{ server, tool string }
 
-// New returns a Bridge over cfg (nil: no servers) and the open store st.
+// New returns a Server over cfg (nil: no servers) and the open store st.
 // Close releases what it started.
-func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
+func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 	if st == nil {
 		return nil, errors.New("bridge.New: nil store")
 	}
@@ -118,9 +120,9 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 		o.Version = "dev"
 	}
 	if cfg == nil {
-		cfg = &Config{}
+		cfg = &config.File{}
 	}
-	b := &Bridge{
+	b := &Server{
 		logger:     o.Logger,
 		st:         st,
 		searcher:   o.Searcher,
@@ -139,7 +141,7 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 		b.searcher = search.New(st, &search.Options{Logger: o.Logger})
 	}
 	if b.ups == nil {
-		b.ups = NewUpstreams(cfg, &UpstreamOptions{Logger: o.Logger, OnToolsChanged: b.ToolsChanged})
+		b.ups = upstream.NewPool(cfg, &upstream.Options{Logger: o.Logger, OnToolsChanged: b.ToolsChanged})
 		b.ownsUps = true
 	}
 	b.indexer = newIndexer(b)
@@ -161,13 +163,13 @@ func New(cfg *Config, st *store.Store, opts *Options) (*Bridge, error) {
 		b.wg.Add(1)
 		go func() {
 			defer b.wg.Done()
-			_ = WatchConfig(ctx, cfg, o.ConfigPoll, func(next *Config, err error) { b.configChanged(ctx, next, err) })
+			_ = config.Watch(ctx, cfg, o.ConfigPoll, func(next *config.File, err error) { b.configChanged(ctx, next, err) })
 		}()
 	}
 	return b, nil
 }
 
-func (b *Bridge) newServer(version string) *mcp.Server {
+func (b *Server) newServer(version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "capbridge", Version: version}, &mcp.ServerOptions{
 		Logger: sdkLogger(b.logger),
 		Instructions: "capbridge connects you to many tools through two: discover_capability finds one for a task " +
@@ -179,12 +181,12 @@ func (b *Bridge) newServer(version string) *mcp.Server {
 	return s
 }
 
-// Server returns the MCP server, for a transport the caller connects
+// MCP returns the MCP server, for a transport the caller connects
 // (mcp.NewStreamableHTTPHandler, in-memory transports).
-func (b *Bridge) Server() *mcp.Server { return b.server }
+func (b *Server) MCP() *mcp.Server { return b.server }
 
 // Serve serves one client over t until the client leaves or ctx is done.
-func (b *Bridge) Serve(ctx context.Context, t mcp.Transport) error {
+func (b *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	if err := b.server.Run(ctx, t); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serving MCP: %w", err)
 	}
@@ -194,7 +196,7 @@ func (b *Bridge) Serve(ctx context.Context, t mcp.Transport) error {
 // IndexMissing indexes, in the background, every configured server that has
 // nothing stored. A discovery that arrives meanwhile waits for it, up to the
 // config's discoveryWait.
-func (b *Bridge) IndexMissing(ctx context.Context) {
+func (b *Server) IndexMissing(ctx context.Context) {
 	names, err := NeedsIndex(ctx, b.config(), b.st)
 	if err != nil {
 		b.logger.Warn("cannot tell which servers need indexing", "err", err)
@@ -209,7 +211,7 @@ func (b *Bridge) IndexMissing(ctx context.Context) {
 // ToolsChanged is told that server's tool listing changed (on connect or
 // notifications/tools/list_changed): its next run is checked against a fresh
 // listing and its catalog is re-indexed in the background.
-func (b *Bridge) ToolsChanged(server string) {
+func (b *Server) ToolsChanged(server string) {
 	b.mu.Lock()
 	delete(b.verified, server)
 	b.mu.Unlock()
@@ -218,9 +220,9 @@ func (b *Bridge) ToolsChanged(server string) {
 
 // Reconfigure applies a changed config: the upstream manager starts, stops
 // or restarts servers, and newly configured ones are indexed.
-func (b *Bridge) Reconfigure(ctx context.Context, cfg *Config) {
+func (b *Server) Reconfigure(ctx context.Context, cfg *config.File) {
 	if cfg == nil {
-		cfg = &Config{}
+		cfg = &config.File{}
 	}
 	b.mu.Lock()
 	b.cfg = cfg
@@ -232,15 +234,15 @@ func (b *Bridge) Reconfigure(ctx context.Context, cfg *Config) {
 	b.IndexMissing(ctx)
 }
 
-func (b *Bridge) config() *Config {
+func (b *Server) config() *config.File {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.cfg
 }
 
-// Close stops background work and, when the Bridge started them, the
+// Close stops background work and, when the Server started them, the
 // upstream servers (their children are killed).
-func (b *Bridge) Close() error {
+func (b *Server) Close() error {
 	b.mu.Lock()
 	if !b.closed {
 		b.closed = true
@@ -259,8 +261,8 @@ func (b *Bridge) Close() error {
 
 // configChanged applies a config file that changed on disk. A file that
 // cannot be read keeps the previous config.
-func (b *Bridge) configChanged(ctx context.Context, next *Config, err error) {
-	if errors.Is(err, ErrNoConfig) {
+func (b *Server) configChanged(ctx context.Context, next *config.File, err error) {
+	if errors.Is(err, config.ErrNotFound) {
 		// Polled every tick while the file is missing: not worth a warning.
 		b.logger.Debug("no config file; keeping the current servers", "err", err)
 		return

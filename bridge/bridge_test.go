@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
@@ -35,7 +36,7 @@ func demoTools(t testing.TB, server string) []json.RawMessage {
 
 // serveDemo runs a real demo server over Streamable HTTP on a local port
 // for the test and returns its server config.
-func serveDemo(t testing.TB, name string, opts *demo.Options) ServerConfig {
+func serveDemo(t testing.TB, name string, opts *demo.Options) config.Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -49,14 +50,16 @@ func serveDemo(t testing.TB, name string, opts *demo.Options) ServerConfig {
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	url := "http://" + ln.Addr().String() + "/mcp"
-	s := ServerConfig{Name: name, Type: TypeHTTP, URL: url}
-	s.template = serverFile{URL: url}
-	return s
+	f, err := config.Parse([]byte(`{"mcpServers":{"`+name+`":{"url":"`+url+`"}}}`), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Servers[name]
 }
 
 // fixture is a bridge over real demo servers, their catalogs stored.
 type fixture struct {
-	b     *Bridge
+	b     *Server
 	st    *store.Store
 	clock *clock
 }
@@ -65,7 +68,7 @@ func newFixture(t *testing.T, servers ...string) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	st := openStore(t)
-	cfg := &Config{Servers: map[string]ServerConfig{}, Bridge: BridgeConfig{CallTimeout: 20 * time.Second, IdleShutdown: time.Hour, DiscoveryWait: time.Second}}
+	cfg := &config.File{Servers: map[string]config.Server{}, Bridge: config.Bridge{CallTimeout: 20 * time.Second, IdleShutdown: time.Hour, DiscoveryWait: time.Second}}
 	for _, name := range servers {
 		tools := demoTools(t, name)
 		cfg.Servers[name] = serveDemo(t, name, &demo.Options{Tools: tools})
@@ -219,7 +222,7 @@ func newFixtureWith(t *testing.T, servers map[string]*demo.Options) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	st := openStore(t)
-	cfg := &Config{Servers: map[string]ServerConfig{}, Bridge: BridgeConfig{CallTimeout: 20 * time.Second, IdleShutdown: time.Hour, DiscoveryWait: time.Second}}
+	cfg := &config.File{Servers: map[string]config.Server{}, Bridge: config.Bridge{CallTimeout: 20 * time.Second, IdleShutdown: time.Hour, DiscoveryWait: time.Second}}
 	for name, opts := range servers {
 		opts.Tools = demoTools(t, name)
 		cfg.Servers[name] = serveDemo(t, name, opts)
@@ -383,7 +386,7 @@ func TestRefusalsNeverReachTheProvider(t *testing.T) {
 	url := f.b.config().Servers["helpdesk"].URL
 	t.Run("server removed from the config", func(t *testing.T) {
 		fresh := discoverOne(t, cs, "open a support ticket for a customer", "create_ticket")["actionId"]
-		f.b.Reconfigure(context.Background(), &Config{})
+		f.b.Reconfigure(context.Background(), &config.File{})
 		res, ans := call(t, cs, RunTool, map[string]any{"actionId": fresh})
 		if !res.IsError || ans["status"] != statusUnknownAction {
 			t.Fatalf("answer %v, want unknown_action", ans)

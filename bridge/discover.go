@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/search"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,7 +49,7 @@ type discoverArgs struct {
 	Limit  *int   `json:"limit,omitempty"`
 }
 
-func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args discoverArgs
 	if errs := decodeExact(req.Params.Arguments, &args, map[string]bool{"intent": true, "limit": true}); len(errs) > 0 {
 		return invalidParams(errs), nil
@@ -64,7 +65,7 @@ func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	cfg := b.config()
 	wait := cfg.Bridge.DiscoveryWait
 	if wait <= 0 {
-		wait = DefaultDiscoveryWait
+		wait = config.DefaultDiscoveryWait
 	}
 	if !b.indexer.wait(ctx, wait) {
 		b.logger.Info("discovery answered while indexing continues", "waited", wait)
@@ -85,7 +86,7 @@ func (b *Bridge) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 // discoveryFailed answers a discovery the bridge could not make (the
 // catalog unreadable, no randomness for ids): a tool failure the model can
 // read, not a protocol error.
-func (b *Bridge) discoveryFailed(err error) *mcp.CallToolResult {
+func (b *Server) discoveryFailed(err error) *mcp.CallToolResult {
 	b.logger.Error("discovery failed", "err", err)
 	return textAnswer(discovery{
 		Matches: []card{},
@@ -95,7 +96,7 @@ func (b *Bridge) discoveryFailed(err error) *mcp.CallToolResult {
 
 // allowedBy scopes a search to the configured, enabled servers and the
 // tools their allow/deny lists let through.
-func allowedBy(cfg *Config) func(server, tool string) bool {
+func allowedBy(cfg *config.File) func(server, tool string) bool {
 	return func(server, tool string) bool {
 		sc, ok := cfg.Servers[server]
 		return ok && !sc.Disabled && sc.Allows(tool)
@@ -110,7 +111,7 @@ type match struct {
 
 // cards builds the card of each ranked tool, in rank order, from the
 // stored card and hash the search results carry.
-func (b *Bridge) cards(results []search.Result) []match {
+func (b *Server) cards(results []search.Result) []match {
 	var out []match
 	for _, r := range results {
 		t := r.Tool
@@ -139,7 +140,7 @@ func (b *Bridge) cards(results []search.Result) []match {
 // fitDiscovery issues an action id for each match that fits and builds the
 // answer: each card shrunk to maxCardBytes, the whole within maxAnswerBytes,
 // matches that do not fit counted in omitted.
-func (b *Bridge) fitDiscovery(session any, matches []match) (discovery, error) {
+func (b *Server) fitDiscovery(session any, matches []match) (discovery, error) {
 	ans := discovery{Matches: []card{}}
 	if len(matches) == 0 {
 		ans.Note = noMatchNote

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/internal/cputime"
 	"github.com/capbridge/capbridge/search"
@@ -73,7 +74,7 @@ func BenchmarkDiscover(b *testing.B) {
 type benchCatalog map[string][]json.RawMessage
 
 // benchDiscoverLayers stores catalog and times discoveries of intents, in
-// turn, at each layer of a Bridge over it.
+// turn, at each layer of a Server over it.
 func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 	ctx := context.Background()
 	dir := b.TempDir()
@@ -92,7 +93,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 	if err := os.WriteFile(cfgPath, cfgData, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := LoadConfig(cfgPath)
+	cfg, err := config.Load(cfgPath)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 	})
 	b.Run("memory", func(b *testing.B) {
 		ct, sst := mcp.NewInMemoryTransports()
-		ss, err := br.Server().Connect(ctx, sst, nil)
+		ss, err := br.MCP().Connect(ctx, sst, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -108,7 +108,7 @@ func TestFitDiscoveryBudget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &Bridge{handles: newHandles(newClock().now, nil)}
+			b := &Server{handles: newHandles(newClock().now, nil)}
 			var ms []match
 			for i := range tt.matches {
 				c := bigCard(tt.inputs, 2, tt.descLen, 8)
@@ -147,7 +147,7 @@ func TestFitDiscoveryBudget(t *testing.T) {
 }
 
 func TestDiscoveryAnswerShapes(t *testing.T) {
-	b := &Bridge{handles: newHandles(newClock().now, nil)}
+	b := &Server{handles: newHandles(newClock().now, nil)}
 	full := bigCard(3, 1, 30, 2)
 	full.Summary = "Creates a helpdesk ticket."
 	incomplete := bigCard(1, 1, 20, 0)

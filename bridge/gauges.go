@@ -12,7 +12,7 @@ type Gauges struct {
 }
 
 // Gauges reports the sizes of the bridge's in-memory state now.
-func (b *Bridge) Gauges() Gauges {
+func (b *Server) Gauges() Gauges {
 	var g Gauges
 	b.handles.mu.Lock()
 	g.Handles = len(b.handles.byID)

@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/bridge/upstream"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
 )
@@ -65,9 +67,9 @@ type IndexResult struct {
 // fails is marked [StateFailing] with the reason and the others go on;
 // Index then returns the results and an error wrapping [ErrIndexFailed].
 // Naming a server the config does not have is an error wrapping
-// [ErrUnknownServer] before anything is listed. With names empty, stored
+// [upstream.ErrUnknownServer] before anything is listed. With names empty, stored
 // servers no longer configured (or disabled) are removed from the store.
-func Index(ctx context.Context, cfg *Config, st *store.Store, ups *Upstreams, names []string, opts *IndexOptions) ([]IndexResult, error) {
+func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream.Pool, names []string, opts *IndexOptions) ([]IndexResult, error) {
 	var o IndexOptions
 	if opts != nil {
 		o = *opts
@@ -81,7 +83,7 @@ func Index(ctx context.Context, cfg *Config, st *store.Store, ups *Upstreams, na
 	}
 	for _, n := range names {
 		if _, ok := cfg.Servers[n]; !ok {
-			return nil, fmt.Errorf("indexing %q: %w", n, ErrUnknownServer)
+			return nil, fmt.Errorf("indexing %q: %w", n, upstream.ErrUnknownServer)
 		}
 	}
 	if all {
@@ -119,7 +121,7 @@ func Index(ctx context.Context, cfg *Config, st *store.Store, ups *Upstreams, na
 	return results, nil
 }
 
-func indexServer(ctx context.Context, s ServerConfig, st *store.Store, ups *Upstreams, o *IndexOptions) IndexResult {
+func indexServer(ctx context.Context, s config.Server, st *store.Store, ups *upstream.Pool, o *IndexOptions) IndexResult {
 	began := time.Now()
 	r := IndexResult{Server: s.Name}
 	fail := func(err error) IndexResult {
@@ -134,7 +136,7 @@ func indexServer(ctx context.Context, s ServerConfig, st *store.Store, ups *Upst
 		return r
 	}
 	if s.Disabled {
-		return fail(fmt.Errorf("indexing %q: %w", s.Name, ErrDisabled))
+		return fail(fmt.Errorf("indexing %q: %w", s.Name, upstream.ErrDisabled))
 	}
 	l, err := ups.ListTools(ctx, s.Name)
 	if err != nil {
@@ -159,7 +161,7 @@ func indexServer(ctx context.Context, s ServerConfig, st *store.Store, ups *Upst
 
 // allowedTools drops the tools s's filter does not allow. A tool whose name
 // cannot be read is kept, for the normalizer to refuse with a reason.
-func allowedTools(s ServerConfig, tools []json.RawMessage) (kept []json.RawMessage, hidden int) {
+func allowedTools(s config.Server, tools []json.RawMessage) (kept []json.RawMessage, hidden int) {
 	if len(s.Tools.Allow) == 0 && len(s.Tools.Deny) == 0 {
 		return tools, 0
 	}
@@ -208,7 +210,7 @@ func byteSize(n int64) string {
 
 // NewEmbedder returns the embeddings client cfg configures, or nil when it
 // configures none. The API key is read from the variable the config names.
-func NewEmbedder(cfg *Config, logger *slog.Logger) (*search.Embedder, error) {
+func NewEmbedder(cfg *config.File, logger *slog.Logger) (*search.Embedder, error) {
 	e := cfg.Bridge.Embeddings
 	if e == nil {
 		return nil, nil
@@ -227,7 +229,7 @@ func NewEmbedder(cfg *Config, logger *slog.Logger) (*search.Embedder, error) {
 // NeedsIndex returns the enabled servers of cfg whose catalog is not
 // stored, or was stored from a different fingerprint (the command, args,
 // url or tool filter changed), sorted.
-func NeedsIndex(ctx context.Context, cfg *Config, st *store.Store) ([]string, error) {
+func NeedsIndex(ctx context.Context, cfg *config.File, st *store.Store) ([]string, error) {
 	stored, err := st.Servers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checking stored catalogs: %w", err)
@@ -248,7 +250,7 @@ func NeedsIndex(ctx context.Context, cfg *Config, st *store.Store) ([]string, er
 
 // Prune removes from st the servers cfg no longer has enabled, and returns
 // their names, sorted.
-func Prune(ctx context.Context, cfg *Config, st *store.Store) ([]string, error) {
+func Prune(ctx context.Context, cfg *config.File, st *store.Store) ([]string, error) {
 	stored, err := st.Servers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("pruning stored catalogs: %w", err)

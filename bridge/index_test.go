@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/bridge/upstream"
 	"github.com/capbridge/capbridge/store"
 )
 
@@ -39,7 +41,7 @@ func TestIndexOneDeadServer(t *testing.T) {
 	ctx := testContext(t)
 	st := openTestStore(t)
 	good := demoServer(t, "helpdesk", "--server", "helpdesk")
-	good.Tools = ToolFilter{Deny: []string{"delete_*"}}
+	good.Tools = config.ToolFilter{Deny: []string{"delete_*"}}
 	cfg := testConfig(good, demoServer(t, "dead", "--fault", "exit-at-start"))
 	ups := newTestUpstreams(t, cfg, nil)
 
@@ -59,8 +61,8 @@ func TestIndexOneDeadServer(t *testing.T) {
 	if r := byName["helpdesk"]; r.Err != nil || r.Stored == 0 || r.Bytes == 0 || r.Hidden != 1 {
 		t.Errorf("helpdesk result = %+v", r)
 	}
-	if r := byName["dead"]; !errors.Is(r.Err, ErrExited) {
-		t.Errorf("dead result = %+v, want ErrExited", r)
+	if r := byName["dead"]; !errors.Is(r.Err, upstream.ErrExited) {
+		t.Errorf("dead result = %+v, want upstream.ErrExited", r)
 	}
 	helpdesk, ok := storedServer(t, st, "helpdesk")
 	if !ok || helpdesk.State != store.StateStored || helpdesk.Tools != byName["helpdesk"].Stored || helpdesk.Fingerprint != good.Fingerprint() {
@@ -99,7 +101,7 @@ func TestIndexNamedAndPruned(t *testing.T) {
 	st := openTestStore(t)
 	cfg := testConfig(demoServer(t, "crm", "--server", "crm"), demoServer(t, "calendar", "--server", "calendar"))
 	ups := newTestUpstreams(t, cfg, nil)
-	if _, err := Index(ctx, cfg, st, ups, []string{"nope"}, nil); !errors.Is(err, ErrUnknownServer) {
+	if _, err := Index(ctx, cfg, st, ups, []string{"nope"}, nil); !errors.Is(err, upstream.ErrUnknownServer) {
 		t.Fatalf("unknown name: %v", err)
 	}
 	results, err := Index(ctx, cfg, st, ups, []string{"crm"}, nil)
@@ -127,7 +129,7 @@ func TestIndexPartialCatalog(t *testing.T) {
 	ctx := testContext(t)
 	st := openTestStore(t)
 	cfg := testConfig(demoServer(t, "pager", "--fault", "pages-forever", "--page-size", "5"))
-	ups := newTestUpstreams(t, cfg, &UpstreamOptions{Limits: CatalogLimits{MaxPages: 10}})
+	ups := newTestUpstreams(t, cfg, &upstream.Options{Limits: upstream.CatalogLimits{MaxPages: 10}})
 	results, err := Index(ctx, cfg, st, ups, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 // newly configured ones, and servers whose listing changed. Discoveries wait
 // for a round in progress (bounded), so they see the new cards.
 type indexer struct {
-	b    *Bridge
+	b    *Server
 	wake chan struct{} // buffered 1: a request is pending
 
 	mu      sync.Mutex
@@ -20,7 +20,7 @@ type indexer struct {
 	idle    chan struct{}   // guarded by mu; closed when nothing is pending or running
 }
 
-func newIndexer(b *Bridge) *indexer {
+func newIndexer(b *Server) *indexer {
 	idle := make(chan struct{})
 	close(idle)
 	return &indexer{b: b, wake: make(chan struct{}, 1), pending: make(map[string]bool), idle: idle}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/bridge/upstream"
 	"github.com/capbridge/capbridge/output"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/store"
@@ -42,7 +44,7 @@ const (
 	outcomeError = "tool_error" // the provider answered isError
 )
 
-func (b *Bridge) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args runArgs
 	if errs := decodeExact(req.Params.Arguments, &args, runKeys); len(errs) > 0 {
 		return invalidParams(errs), nil
@@ -72,7 +74,7 @@ func (b *Bridge) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 
 // runAction executes one resolved action: drift check, validation, the
 // upstream call, the output stage, telemetry.
-func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args runArgs) *mcp.CallToolResult {
+func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, args runArgs) *mcp.CallToolResult {
 	tool, err := b.currentTool(ctx, cfg, act.server, act.tool)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -152,7 +154,7 @@ func (b *Bridge) runAction(ctx context.Context, cfg *Config, act action, args ru
 // stored one, by its digest, is not normalized or stored again); while the session
 // lives, notifications/tools/list_changed (ToolsChanged) marks it again.
 // A row read from the store is kept until the server is re-indexed.
-func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool string) (*store.Tool, error) {
+func (b *Server) currentTool(ctx context.Context, cfg *config.File, server, tool string) (*store.Tool, error) {
 	if err := b.ensureListed(ctx, cfg, server); err != nil {
 		return nil, err
 	}
@@ -181,7 +183,7 @@ func (b *Bridge) currentTool(ctx context.Context, cfg *Config, server, tool stri
 
 // ensureListed re-lists and re-indexes server unless it is running and was
 // checked since its listing last changed. Concurrent runs share one listing.
-func (b *Bridge) ensureListed(ctx context.Context, cfg *Config, server string) error {
+func (b *Server) ensureListed(ctx context.Context, cfg *config.File, server string) error {
 	for {
 		running := b.ups.Running(server)
 		b.mu.Lock()
@@ -215,7 +217,7 @@ func (b *Bridge) ensureListed(ctx context.Context, cfg *Config, server string) e
 }
 
 // relist lists server now and stores its catalog.
-func (b *Bridge) relist(ctx context.Context, cfg *Config, server string) error {
+func (b *Server) relist(ctx context.Context, cfg *config.File, server string) error {
 	results, err := Index(ctx, cfg, b.st, b.ups, []string{server}, &IndexOptions{Logger: b.logger})
 	b.forgetRecords(server)
 	for _, r := range results {
@@ -230,7 +232,7 @@ func (b *Bridge) relist(ctx context.Context, cfg *Config, server string) error {
 const maxRecordsKept = 4096
 
 // forgetRecords drops the rows kept for server's tools: it was re-indexed.
-func (b *Bridge) forgetRecords(server string) {
+func (b *Server) forgetRecords(server string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.indexed++
@@ -242,7 +244,7 @@ func (b *Bridge) forgetRecords(server string) {
 }
 
 // outputOptions joins the config's mask for this tool and the call's fields.
-func outputOptions(cfg *Config, act action, fields []string) *output.Options {
+func outputOptions(cfg *config.File, act action, fields []string) *output.Options {
 	oc := cfg.Output[act.server+"/"+act.tool]
 	opts := &output.Options{MaxTokens: oc.MaxTokens}
 	opts.Fields = append(append(opts.Fields, oc.Fields...), fields...)
@@ -253,7 +255,7 @@ func outputOptions(cfg *Config, act action, fields []string) *output.Options {
 }
 
 // nextPage answers run_capability {cursor}.
-func (b *Bridge) nextPage(cursor string) *mcp.CallToolResult {
+func (b *Server) nextPage(cursor string) *mcp.CallToolResult {
 	page, err := b.pager.Next(cursor)
 	switch {
 	case errors.Is(err, output.ErrCursorExpired):
@@ -265,7 +267,7 @@ func (b *Bridge) nextPage(cursor string) *mcp.CallToolResult {
 }
 
 // refuse records a call that never reached the provider and returns ans.
-func (b *Bridge) refuse(act action, outcome string, ans *mcp.CallToolResult) *mcp.CallToolResult {
+func (b *Server) refuse(act action, outcome string, ans *mcp.CallToolResult) *mcp.CallToolResult {
 	b.record(store.Call{Server: act.server, Tool: act.tool, Outcome: outcome})
 	return ans
 }
@@ -273,7 +275,7 @@ func (b *Bridge) refuse(act action, outcome string, ans *mcp.CallToolResult) *mc
 // record queues one call's telemetry for the recorder: a SQLite write does
 // not belong on the path of every run. When the queue is full (the disk is
 // far behind) the record is dropped and logged.
-func (b *Bridge) record(c store.Call) {
+func (b *Server) record(c store.Call) {
 	c.At = b.now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -294,7 +296,7 @@ const (
 )
 
 // recordCalls writes queued telemetry until Close closes the queue.
-func (b *Bridge) recordCalls() {
+func (b *Server) recordCalls() {
 	for c := range b.calls {
 		ctx, cancel := context.WithTimeout(context.Background(), recordTimeout)
 		if err := b.st.RecordCall(ctx, c); err != nil {
@@ -308,8 +310,8 @@ func (b *Bridge) recordCalls() {
 // bounded.
 func upstreamFailure(server string, err error) *mcp.CallToolResult {
 	msg := err.Error()
-	if ue := (*UpstreamError)(nil); !errors.As(err, &ue) {
-		msg = fmt.Sprintf("server %q failed: %v", server, err) // an UpstreamError names its server itself
+	if ue := (*upstream.Error)(nil); !errors.As(err, &ue) {
+		msg = fmt.Sprintf("server %q failed: %v", server, err) // an upstream.Error names its server itself
 	}
 	return failure(statusUpstreamError, sanitized(msg, maxMessageLen))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/search"
@@ -107,7 +108,7 @@ func BenchmarkRunPath(b *testing.B) {
 	}
 	defer st.Close()
 	tools := demoTools(b, "helpdesk")
-	cfg := &Config{Servers: map[string]ServerConfig{"helpdesk": serveDemo(b, "helpdesk", &demo.Options{Tools: tools})}}
+	cfg := &config.File{Servers: map[string]config.Server{"helpdesk": serveDemo(b, "helpdesk", &demo.Options{Tools: tools})}}
 	if _, err := search.Ingest(ctx, st, store.Server{Name: "helpdesk"}, tools, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func BenchmarkRunPath(b *testing.B) {
 	}
 	defer br.Close()
 	sst, ct := mcp.NewInMemoryTransports()
-	ss, err := br.Server().Connect(ctx, sst, nil)
+	ss, err := br.MCP().Connect(ctx, sst, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

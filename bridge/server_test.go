@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -80,11 +81,11 @@ func openStore(t *testing.T) *store.Store {
 
 // connect starts b's server on an in-memory transport and returns a real
 // client session on the other end.
-func connectClient(t *testing.T, b *Bridge) *mcp.ClientSession {
+func connectClient(t *testing.T, b *Server) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := b.Server().Connect(ctx, st, nil)
+	ss, err := b.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func connectClient(t *testing.T, b *Bridge) *mcp.ClientSession {
 	return cs
 }
 
-func newBridge(t *testing.T, cfg *Config, opts *Options) *Bridge {
+func newBridge(t *testing.T, cfg *config.File, opts *Options) *Server {
 	t.Helper()
 	b, err := New(cfg, openStore(t), opts)
 	if err != nil {

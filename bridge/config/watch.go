@@ -1,0 +1,68 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// fileStamp is what Changed compares: size and modification time.
+type fileStamp struct {
+	size    int64
+	modTime time.Time
+}
+
+func stampOf(path string) (fileStamp, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, err
+	}
+	return fileStamp{size: fi.Size(), modTime: fi.ModTime()}, nil
+}
+
+// Changed reports whether the file c was loaded from has changed size or
+// modification time since, or is gone. A File not loaded from a file never
+// changes.
+func (c *File) Changed() bool {
+	if c.stamp == (fileStamp{}) {
+		return false
+	}
+	now, err := stampOf(c.Path)
+	return err != nil || now != c.stamp
+}
+
+// Watch polls the file cfg was loaded from every interval until ctx is
+// done, and calls onChange with the newly loaded config (or the error loading
+// it) each time the file changes. A file that fails to load is reported once
+// per change; onChange runs on the caller's goroutine, which Watch
+// blocks. It returns ctx.Err().
+func Watch(ctx context.Context, cfg *File, interval time.Duration, onChange func(*File, error)) error {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	last := cfg.stamp
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+		now, err := stampOf(cfg.Path)
+		if err == nil && now == last {
+			continue
+		}
+		last = now
+		if errors.Is(err, fs.ErrNotExist) {
+			onChange(nil, fmt.Errorf("reading config %s: %w", cfg.Path, ErrNotFound))
+			continue
+		}
+		if err != nil {
+			onChange(nil, fmt.Errorf("reading config: %w", err))
+			continue
+		}
+		next, err := Load(cfg.Path)
+		onChange(next, err)
+	}
+}
