@@ -22,7 +22,7 @@ import (
 // demoTools reads one server's tools from the demo catalog.
 func demoTools(t testing.TB, server string) []json.RawMessage {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "demo", "tools.jsonl"))
+	f, err := os.Open(filepath.Join("..", "demo", "catalog", "tools.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestDiscoverLimitAndBudget(t *testing.T) {
 		limit      any
 		wantAtMost int
 	}{
-		{nil, defaultLimit},
+		{nil, DefaultLimit},
 		{1, 1},
 		{0, 1},
 		{99, maxLimit},

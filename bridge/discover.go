@@ -14,9 +14,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Discovery limits from the design contract.
+// DefaultLimit is how many cards a discovery answers when the model names
+// no limit (the design contract).
+const DefaultLimit = 3
+
+// Other discovery limits from the design contract.
 const (
-	defaultLimit = 3
 	maxLimit     = 5
 	maxNameChars = 64
 )
@@ -57,7 +60,7 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if strings.TrimSpace(args.Intent) == "" {
 		return invalidParams([]fieldError{{Path: "/intent", Message: "required: the task in plain words"}}), nil
 	}
-	limit := defaultLimit
+	limit := DefaultLimit
 	if args.Limit != nil {
 		limit = min(max(*args.Limit, 1), maxLimit)
 	}
@@ -71,7 +74,7 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		b.logger.Info("discovery answered while indexing continues", "waited", wait)
 	}
 
-	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: allowedBy(cfg)})
+	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: Scope(cfg)})
 	if err != nil {
 		return b.discoveryFailed(fmt.Errorf("searching the catalog: %w", err)), nil
 	}
@@ -94,9 +97,9 @@ func (b *Server) discoveryFailed(err error) *mcp.CallToolResult {
 	}, true)
 }
 
-// allowedBy scopes a search to the configured, enabled servers and the
-// tools their allow/deny lists let through.
-func allowedBy(cfg *config.File) func(server, tool string) bool {
+// Scope is the set of tools a discovery may offer: the configured, enabled
+// servers' tools that their allow/deny lists let through.
+func Scope(cfg *config.File) func(server, tool string) bool {
 	return func(server, tool string) bool {
 		sc, ok := cfg.Servers[server]
 		return ok && !sc.Disabled && sc.Allows(tool)
@@ -138,7 +141,7 @@ func (b *Server) cards(results []search.Result) []match {
 }
 
 // fitDiscovery issues an action id for each match that fits and builds the
-// answer: each card shrunk to maxCardBytes, the whole within maxAnswerBytes,
+// answer: each card shrunk to MaxCardBytes, the whole within maxAnswerBytes,
 // matches that do not fit counted in omitted.
 func (b *Server) fitDiscovery(session any, matches []match) (discovery, error) {
 	ans := discovery{Matches: []card{}}
@@ -164,7 +167,7 @@ func (b *Server) fitDiscovery(session any, matches []match) (discovery, error) {
 		if c.Inputs == nil {
 			c.Inputs = []schema.Input{} // "inputs" is always present
 		}
-		c, n := fitCard(c, maxCardBytes)
+		c, n := fitCard(c, MaxCardBytes)
 		if len(ans.Matches) > 0 {
 			n++ // the comma before it
 		}
@@ -192,16 +195,11 @@ var (
 	summarySteps   = []int{400, 160, 60}
 )
 
-// shrinkCard makes c's compact JSON fit max bytes, losing the least useful
+// fitCard makes c's compact JSON fit max bytes, losing the least useful
 // first: enum values, then input descriptions, then the summary's tail, then
 // optional inputs, then required inputs (and then c says it is incomplete).
-func shrinkCard(c card, max int) card {
-	c, _ = fitCard(c, max)
-	return c
-}
-
-// fitCard is shrinkCard that also returns the size of the card's compact
-// JSON, measured while shrinking it.
+// It returns the card and the size of its compact JSON, measured while
+// shrinking it.
 func fitCard(c card, max int) (card, int) {
 	size := 0
 	fits := func() bool {

@@ -126,7 +126,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 	}
 
 	b.Run("search", func(b *testing.B) {
-		q := search.Query{Limit: 5, Allowed: allowedBy(cfg)}
+		q := search.Query{Limit: 5, Allowed: Scope(cfg)}
 		timeDiscoveries(b, func(i int) error {
 			_, err := br.searcher.Search(ctx, intents[i%len(intents)], q)
 			return err
@@ -136,7 +136,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 		ranked := make([][]search.Result, len(intents))
 		for i, intent := range intents {
 			var err error
-			if ranked[i], err = br.searcher.Search(ctx, intent, search.Query{Limit: 5, Allowed: allowedBy(cfg)}); err != nil {
+			if ranked[i], err = br.searcher.Search(ctx, intent, search.Query{Limit: 5, Allowed: Scope(cfg)}); err != nil {
 				b.Fatal(err)
 			}
 		}

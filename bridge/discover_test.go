@@ -46,10 +46,10 @@ func TestShrinkCard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := shrinkCard(tt.in, maxCardBytes)
+			got := shrinkCard(tt.in, MaxCardBytes)
 			size := len(compactJSON(got))
-			if size > maxCardBytes {
-				t.Fatalf("card is %d bytes after shrinking, budget %d", size, maxCardBytes)
+			if size > MaxCardBytes {
+				t.Fatalf("card is %d bytes after shrinking, budget %d", size, MaxCardBytes)
 			}
 			if got.Complete != tt.wantComplete {
 				t.Fatalf("complete %v, want %v (note %q)", got.Complete, tt.wantComplete, got.Note)
@@ -88,7 +88,7 @@ func TestShrinkCard(t *testing.T) {
 func TestShrinkCardLeavesCallerUntouched(t *testing.T) {
 	in := bigCard(40, 5, 300, 20)
 	before := string(compactJSON(in))
-	shrinkCard(in, maxCardBytes)
+	shrinkCard(in, MaxCardBytes)
 	if after := string(compactJSON(in)); after != before {
 		t.Fatal("shrinkCard changed the card it was given")
 	}
@@ -131,7 +131,7 @@ func TestFitDiscoveryBudget(t *testing.T) {
 				t.Fatalf("omitted %d, want some: %v", ans.Omitted, tt.wantOmitted)
 			}
 			for _, c := range ans.Matches {
-				if len(compactJSON(c)) > maxCardBytes {
+				if len(compactJSON(c)) > MaxCardBytes {
 					t.Fatalf("card %s is %d bytes", c.Name, len(compactJSON(c)))
 				}
 				a, err := b.handles.resolve("session", c.ActionID)
@@ -182,4 +182,12 @@ func TestDiscoveryAnswerShapes(t *testing.T) {
 			golden(t, tt.name, []byte(text+"\n"))
 		})
 	}
+}
+
+// shrinkCard makes c's compact JSON fit max bytes, losing the least useful
+// first: enum values, then input descriptions, then the summary's tail, then
+// optional inputs, then required inputs (and then c says it is incomplete).
+func shrinkCard(c card, max int) card {
+	c, _ = fitCard(c, max)
+	return c
 }

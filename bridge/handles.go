@@ -160,10 +160,3 @@ func (h *handles) pruneLocked(now time.Duration) {
 		h.head = 0
 	}
 }
-
-// count reports how many ids are remembered (for tests of the bound).
-func (h *handles) count() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.byID)
-}

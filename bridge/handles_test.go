@@ -235,3 +235,10 @@ func TestHandlesMemoryPerID(t *testing.T) {
 	}
 	runtime.KeepAlive(h)
 }
+
+// count reports how many ids are remembered (for tests of the bound).
+func (h *handles) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.byID)
+}

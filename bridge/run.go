@@ -66,7 +66,7 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		return failure(statusUnknownAction, msgUnknownAction), nil
 	}
 	cfg := b.config()
-	if !allowedBy(cfg)(act.server, act.tool) {
+	if !Scope(cfg)(act.server, act.tool) {
 		return failure(statusUnknownAction, msgGone), nil
 	}
 	return b.runAction(ctx, cfg, act, args), nil
@@ -368,11 +368,11 @@ func (vs *validators) get(t *store.Tool) (*schema.Validator, error) {
 	if ok {
 		return v, nil
 	}
-	var rec schema.Record
-	if err := json.Unmarshal(t.Record, &rec); err != nil {
+	rec, err := schema.DecodeRecord(t.Record)
+	if err != nil {
 		return nil, fmt.Errorf("reading the record of %s/%s: %w", t.Server, t.Name, err)
 	}
-	v, err := schema.NewValidator(&rec)
+	v, err = schema.NewValidator(rec)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s/%s: %w", t.Server, t.Name, err)
 	}

@@ -65,10 +65,13 @@ const (
 	statusUpstreamError = "upstream_error"
 )
 
-// Byte budgets from the design contract, measured on the text of the one
-// TextContent of an answer.
+// MaxCardBytes bounds one card in a discovery answer (the design contract),
+// measured as compact JSON.
+const MaxCardBytes = 1800
+
+// Other byte budgets from the design contract, measured on the text of the
+// one TextContent of an answer.
 const (
-	maxCardBytes   = 1800
 	maxAnswerBytes = 6000
 	maxMessageLen  = 1000 // characters of an upstream error message passed on
 )

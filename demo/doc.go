@@ -3,8 +3,8 @@
 //
 //   - the built-in demo catalog for `capbridge demo`: about 60 helpdesk,
 //     calendar, CRM and files tools (servers "helpdesk", "calendar", "crm",
-//     "files" of testdata/demo/tools.jsonl) and the oversized stress tool of
-//     testdata/stress/tool.json (server "stress"), which the binary embeds
+//     "files" of demo/catalog/tools.jsonl) and the oversized stress tool of
+//     demo/catalog/stress.json (server "stress"), which the binary embeds
 //     and hands over as [Options.Tools];
 //   - a replay of any catalog file in the shared JSONL form (one tool a line
 //     with a "server" key), so a recorded laptop can be served as one child

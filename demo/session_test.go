@@ -14,7 +14,7 @@ import (
 )
 
 // demoCatalogPath is the demo catalog as the binary embeds it.
-const demoCatalogPath = "../testdata/demo/tools.jsonl"
+const demoCatalogPath = "catalog/tools.jsonl"
 
 // demoTools reads the whole demo catalog.
 func demoTools(t testing.TB) []json.RawMessage {

@@ -9,7 +9,7 @@ import (
 // TestStressTool serves the oversized stress fixture and checks that its
 // odd parameter names arrive exactly as sent.
 func TestStressTool(t *testing.T) {
-	raw, err := os.ReadFile("../testdata/stress/tool.json")
+	raw, err := os.ReadFile("catalog/stress.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -174,3 +174,8 @@ func TestShapeDropsStructuredContentThatRepeatsText(t *testing.T) {
 		})
 	}
 }
+
+// Text returns the whole shaped text: every section's header and units, the
+// sections joined by line breaks, media left out. Pages hold exactly this
+// text's units, with headers repeated and a footer added.
+func (sh *Shaped) Text() string { return wholeText(sh.Sections) }

@@ -113,11 +113,6 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	return sh, nil
 }
 
-// Text returns the whole shaped text: every section's header and units, the
-// sections joined by line breaks, media left out. Pages hold exactly this
-// text's units, with headers repeated and a footer added.
-func (sh *Shaped) Text() string { return wholeText(sh.Sections) }
-
 // Units returns the number of units across all sections: the M of a page
 // footer.
 func (sh *Shaped) Units() int {

@@ -33,7 +33,7 @@ func BenchmarkNormalize(b *testing.B) {
 // BenchmarkValidatorStress compiles the stress fixture's schema and checks
 // one call against it.
 func BenchmarkValidatorStress(b *testing.B) {
-	raw, err := os.ReadFile(filepath.Join("..", "testdata", "stress", "tool.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "demo", "catalog", "stress.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

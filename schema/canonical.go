@@ -8,20 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// Canonical returns the canonical form of one JSON document: object keys
-// sorted bytewise, no insignificant whitespace, numbers as their literal
-// text (never rounded), strings with the minimal escaping. Two documents
-// that differ only in key order or spacing have the same canonical bytes.
-// Documents with invalid UTF-8 or duplicate member names have no canonical
-// form and return an error.
-func Canonical(doc []byte) ([]byte, error) {
-	root, err := parseTree(doc, maxTreeDepth)
-	if err != nil {
-		return nil, err
-	}
-	return root.appendCanonical(nil), nil
-}
-
 // Hash returns the hex SHA-256 of canonical JSON bytes.
 func Hash(canonical []byte) string {
 	sum := sha256.Sum256(canonical)

@@ -51,3 +51,17 @@ func TestDuplicateNamesInLargeObjects(t *testing.T) {
 		}
 	}
 }
+
+// Canonical returns the canonical form of one JSON document: object keys
+// sorted bytewise, no insignificant whitespace, numbers as their literal
+// text (never rounded), strings with the minimal escaping. Two documents
+// that differ only in key order or spacing have the same canonical bytes.
+// Documents with invalid UTF-8 or duplicate member names have no canonical
+// form and return an error.
+func Canonical(doc []byte) ([]byte, error) {
+	root, err := parseTree(doc, maxTreeDepth)
+	if err != nil {
+		return nil, err
+	}
+	return root.appendCanonical(nil), nil
+}

@@ -1,6 +1,9 @@
 package schema
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Limits from the design contract. A tool past any of them is refused alone.
 const (
@@ -64,4 +67,13 @@ type Input struct {
 type Tool struct {
 	Record Record
 	Card   Card
+}
+
+// DecodeRecord reads a stored exact record (the JSON [Record] layout).
+func DecodeRecord(data []byte) (*Record, error) {
+	var rec Record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("decoding tool record: %w", err)
+	}
+	return &rec, nil
 }

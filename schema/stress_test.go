@@ -11,7 +11,7 @@ import (
 // stressTool reads the design's oversized tool from the repository testdata.
 func stressTool(t testing.TB) ([]byte, *Tool) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "testdata", "stress", "tool.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "demo", "catalog", "stress.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

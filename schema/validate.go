@@ -40,9 +40,6 @@ type Checked struct {
 	Errors  []FieldError    // every other problem
 }
 
-// Valid reports whether the arguments may be sent upstream.
-func (c *Checked) Valid() bool { return len(c.Missing) == 0 && len(c.Errors) == 0 }
-
 // Missing is one required input the arguments lack.
 type Missing struct {
 	Path        string `json:"name"`                  // JSON Pointer in card names (aliases at the top)

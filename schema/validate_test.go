@@ -177,3 +177,6 @@ func TestRequiredOnlyUnderConditions(t *testing.T) {
 		}
 	}
 }
+
+// Valid reports whether the arguments may be sent upstream.
+func (c *Checked) Valid() bool { return len(c.Missing) == 0 && len(c.Errors) == 0 }

@@ -12,14 +12,14 @@ import (
 	"github.com/capbridge/capbridge/store"
 )
 
-// demoSearcher ingests the built-in demo catalog (testdata/demo/tools.jsonl
+// demoSearcher ingests the built-in demo catalog (demo/catalog/tools.jsonl
 // and the oversized stress tool, as `capbridge demo` serves them) into a
 // fresh store and returns a Searcher over it with default options.
 func demoSearcher(t testing.TB) *Searcher {
 	t.Helper()
 	ctx := context.Background()
 	st := openStore(t)
-	f, err := os.Open(filepath.Join("..", "testdata", "demo", "tools.jsonl"))
+	f, err := os.Open(filepath.Join("..", "demo", "catalog", "tools.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func demoSearcher(t testing.TB) *Searcher {
 	if _, err := LoadCatalog(ctx, st, f, nil); err != nil {
 		t.Fatal(err)
 	}
-	stress, err := os.ReadFile(filepath.Join("..", "testdata", "stress", "tool.json"))
+	stress, err := os.ReadFile(filepath.Join("..", "demo", "catalog", "stress.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,17 +86,21 @@ func (t *tally) metrics(tools int) Metrics {
 	return m
 }
 
-// percentileMS is the nearest-rank percentile p of ds, in milliseconds
-// rounded to microseconds; 0 for no samples.
-func percentileMS(ds []time.Duration, p int) float64 {
+// Percentile is the nearest-rank percentile p (0 to 100) of ds; 0 for no
+// samples. ds is left as it is.
+func Percentile(ds []time.Duration, p float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
 	s := slices.Clone(ds)
 	slices.Sort(s)
-	i := int(math.Ceil(float64(p)/100*float64(len(s)))) - 1
-	i = max(0, min(i, len(s)-1))
-	return math.Round(float64(s[i].Microseconds())) / 1000
+	i := int(math.Ceil(p/100*float64(len(s)))) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+// percentileMS is [Percentile] in milliseconds rounded to microseconds.
+func percentileMS(ds []time.Duration, p float64) float64 {
+	return math.Round(float64(Percentile(ds, p).Microseconds())) / 1000
 }
 
 // round4 rounds to four decimals, as the reference script prints.

@@ -28,7 +28,7 @@ func demoSearcherOrdered(t testing.TB, servers []string) *Searcher {
 	t.Helper()
 	ctx := context.Background()
 	st := openStore(t)
-	lines, err := os.ReadFile(filepath.Join("..", "testdata", "demo", "tools.jsonl"))
+	lines, err := os.ReadFile(filepath.Join("..", "demo", "catalog", "tools.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func demoSearcherOrdered(t testing.TB, servers []string) *Searcher {
 	}
 	for _, server := range servers {
 		if server == "stress" {
-			stress, err := os.ReadFile(filepath.Join("..", "testdata", "stress", "tool.json"))
+			stress, err := os.ReadFile(filepath.Join("..", "demo", "catalog", "stress.json"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,10 +22,6 @@ func orQuery(terms []string) string {
 	return b.String()
 }
 
-// prefixQuery is like orQuery but matches each term as a prefix too:
-// `"calend"*`. Prefix terms must be whole tokens, which quote guarantees.
-func prefixTerm(t string) string { return quote(t) + "*" }
-
 // quote makes t one FTS5 string token.
 func quote(t string) string {
 	return `"` + strings.ReplaceAll(t, `"`, `""`) + `"`

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -172,42 +171,6 @@ func (s *Store) CachedVector(ctx context.Context, model, contentHash string) ([]
 		return nil, false, fmt.Errorf("reading cached vector %s: %w", contentHash, err)
 	}
 	return vec, true, nil
-}
-
-// CachedVectors returns the cached embeddings model made of the texts with
-// these content hashes, keyed by hash; hashes the cache lacks are left out.
-// One query for a whole catalog, where CachedVector asks one at a time.
-func (s *Store) CachedVectors(ctx context.Context, model string, contentHashes []string) (map[string][]float32, error) {
-	out := make(map[string][]float32, len(contentHashes))
-	if len(contentHashes) == 0 {
-		return out, nil
-	}
-	list, err := json.Marshal(contentHashes)
-	if err != nil {
-		return nil, fmt.Errorf("reading cached vectors: %w", err)
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT content_hash, vec FROM embeddings
-WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))`, model, string(list))
-	if err != nil {
-		return nil, s.wrap("reading cached vectors", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var hash string
-		var blob []byte
-		if err := rows.Scan(&hash, &blob); err != nil {
-			return nil, s.wrap("reading cached vectors", err)
-		}
-		vec, err := decodeVector(blob)
-		if err != nil {
-			return nil, fmt.Errorf("reading cached vector %s: %w", hash, err)
-		}
-		out[hash] = vec
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap("reading cached vectors", err)
-	}
-	return out, nil
 }
 
 // NearestVectors returns the k tools whose vectors are nearest vec by

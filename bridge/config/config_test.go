@@ -322,3 +322,14 @@ func TestConfigChangedAndWatch(t *testing.T) {
 		t.Errorf("Watch returned %v", err)
 	}
 }
+
+// Changed reports whether the file c was loaded from has changed size or
+// modification time since, or is gone. A File not loaded from a file never
+// changes.
+func (c *File) Changed() bool {
+	if c.stamp == (fileStamp{}) {
+		return false
+	}
+	now, err := stampOf(c.Path)
+	return err != nil || now != c.stamp
+}

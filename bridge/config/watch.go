@@ -23,17 +23,6 @@ func stampOf(path string) (fileStamp, error) {
 	return fileStamp{size: fi.Size(), modTime: fi.ModTime()}, nil
 }
 
-// Changed reports whether the file c was loaded from has changed size or
-// modification time since, or is gone. A File not loaded from a file never
-// changes.
-func (c *File) Changed() bool {
-	if c.stamp == (fileStamp{}) {
-		return false
-	}
-	now, err := stampOf(c.Path)
-	return err != nil || now != c.stamp
-}
-
 // Watch polls the file cfg was loaded from every interval until ctx is
 // done, and calls onChange with the newly loaded config (or the error loading
 // it) each time the file changes. A file that fails to load is reported once

@@ -4,7 +4,7 @@
 // prompt-injection lure in the tool description and in every tenth
 // parameter. Run from the repository root:
 //
-//	go run ./testdata/stress > testdata/stress/tool.json
+//	go run ./testdata/stress > demo/catalog/stress.json
 package main
 
 import (

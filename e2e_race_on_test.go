@@ -1,7 +1,0 @@
-//go:build race
-
-package main
-
-// raceEnabled: the test binary (and so every child it runs) is built with
-// -race, which multiplies memory use.
-const raceEnabled = true

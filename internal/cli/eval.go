@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
+)
+
+// evalReport is what `capbridge eval --json` prints: the fused figures at
+// the top level and the same keys for each leg run alone.
+type evalReport struct {
+	search.Metrics
+	Legs map[string]search.Metrics `json:"legs"`
+}
+
+var evalHelp = commandHelp{
+	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--json]"},
+	about: `Loads the catalog into a temporary database through the same normalization
+and store path as real servers, runs every query through discovery's search
+and prints recall@1/3/5, hit@5, MRR and p50/p95 latency, fused and per leg.
+Files ending in .gz are read gzipped.`,
+	examples: []string{"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd"},
+}
+
+func runEval(ctx context.Context, e env) error {
+	fs := newFlagSet("eval", e)
+	catalog := fs.String("catalog", "", "catalog `file` (JSONL: one tool a line with its server)")
+	queries := fs.String("queries", "", "queries `file` (JSONL: {query, relevant:[{server,name}]})")
+	limit := fs.Int("limit", 5, "results per query, as discover_capability's limit")
+	embedURL := fs.String("embed", "", "OpenAI-compatible embeddings base `URL` (enables the vector leg)")
+	embedModel := fs.String("embed-model", "", "embedding `model` name (with --embed)")
+	embedKeyEnv := fs.String("embed-key-env", "", "environment `variable` holding the embeddings API key")
+	half := fs.String("half", "all", "queries to run: even (tuning half), odd (held out) or all")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	args, done, err := parseFlags(fs, e, evalHelp)
+	if done {
+		return err
+	}
+	switch {
+	case len(args) > 0:
+		return &usageError{msg: fmt.Sprintf("eval: unexpected argument %q", args[0])}
+	case *catalog == "" || *queries == "":
+		return &usageError{msg: "eval: --catalog and --queries are required"}
+	case *limit < 1:
+		return &usageError{msg: "eval: --limit must be at least 1"}
+	case *half != "all" && *half != "even" && *half != "odd":
+		return &usageError{msg: "eval: --half must be even, odd or all"}
+	case (*embedURL == "") != (*embedModel == ""):
+		return &usageError{msg: "eval: --embed and --embed-model go together"}
+	}
+	qs, err := readEvalQueries(*queries)
+	if err != nil {
+		return err
+	}
+	if qs, err = search.Half(qs, *half); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	var emb *search.Embedder
+	if *embedURL != "" {
+		if emb, err = search.NewEmbedder(search.EmbedderOptions{URL: *embedURL, Model: *embedModel, APIKey: os.Getenv(*embedKeyEnv)}); err != nil {
+			return err
+		}
+	}
+	rep, err := evaluate(ctx, *catalog, qs, *limit, emb)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", " ")
+		return enc.Encode(rep)
+	}
+	printEval(e.stdout, rep)
+	return nil
+}
+
+func readEvalQueries(path string) ([]search.EvalQuery, error) {
+	f, err := search.OpenFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	defer f.Close()
+	return search.ReadQueries(f)
+}
+
+// evaluate loads the catalog into a temporary store and measures the fused
+// search and each leg alone.
+func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit int, emb *search.Embedder) (*evalReport, error) {
+	dir, err := os.MkdirTemp("", "capbridge-eval-")
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	st, err := store.Open(ctx, filepath.Join(dir, "catalog.db"), nil)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	defer st.Close()
+	f, err := search.OpenFile(catalog)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	defer f.Close()
+	tools, err := search.LoadCatalog(ctx, st, f, &search.IngestOptions{Embedder: emb})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	s := search.New(st, &search.Options{Embedder: emb})
+	rep := &evalReport{Legs: make(map[string]search.Metrics)}
+	if rep.Metrics, err = search.Evaluate(ctx, s, qs, search.Query{Limit: limit}, tools); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	for _, leg := range search.AllLegs {
+		if leg == search.LegVectors && emb == nil {
+			continue
+		}
+		m, err := search.Evaluate(ctx, s, qs, search.Query{Limit: limit, Legs: []search.Leg{leg}}, tools)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		rep.Legs[leg.String()] = m
+	}
+	return rep, nil
+}
+
+func printEval(w io.Writer, rep *evalReport) {
+	fmt.Fprintf(w, "%d queries, %d tools\n\n", rep.Queries, rep.Tools)
+	fmt.Fprintf(w, "%-9s %8s %8s %8s %8s %8s %8s %8s\n", "", "recall@1", "recall@3", "recall@5", "hit@5", "MRR", "p50 ms", "p95 ms")
+	row := func(name string, m search.Metrics) {
+		fmt.Fprintf(w, "%-9s %8.3f %8.3f %8.3f %8.3f %8.3f %8.2f %8.2f\n", name, m.Recall1, m.Recall3, m.Recall5, m.Hit5, m.MRR, m.P50ms, m.P95ms)
+	}
+	row("fused", rep.Metrics)
+	for _, leg := range search.AllLegs {
+		if m, ok := rep.Legs[leg.String()]; ok {
+			row(leg.String(), m)
+		}
+	}
+}

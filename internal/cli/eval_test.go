@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestEvalCommand(t *testing.T) {
+	queries := filepath.Join(t.TempDir(), "queries.jsonl")
+	lines := `{"query":"delete a file from disk","relevant":[{"server":"files","name":"delete_file"}]}
+{"query":"weather forecast for Paris","relevant":[{"server":"weather","name":"get_forecast"}]}
+{"query":"open a support ticket","relevant":[{"server":"helpdesk","name":"create_ticket"}]}
+`
+	if err := os.WriteFile(queries, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	err := Run(context.Background(), []string{"eval", "--catalog", filepath.Join("..", "..", "search", "testdata", "catalog.jsonl"),
+		"--queries", queries, "--json"}, nil, &out, &errOut)
+	if err != nil {
+		t.Fatalf("eval: %v (stderr %s)", err, errOut.String())
+	}
+	var rep map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("eval --json printed %q: %v", out.String(), err)
+	}
+	for _, k := range []string{"recall@1", "recall@3", "recall@5", "hit@5", "mrr", "p50_ms", "p95_ms", "queries", "tools", "legs"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("eval --json lacks %q: %s", k, out.String())
+		}
+	}
+	var legs map[string]map[string]float64
+	json.Unmarshal(rep["legs"], &legs)
+	if _, ok := legs["words"]["mrr"]; !ok || legs["trigrams"] == nil {
+		t.Errorf("legs = %v, want words and trigrams with the same keys", legs)
+	}
+	var n struct {
+		Queries int     `json:"queries"`
+		Tools   int     `json:"tools"`
+		MRR     float64 `json:"mrr"`
+	}
+	json.Unmarshal(out.Bytes(), &n)
+	if n.Queries != 3 || n.Tools != 11 || n.MRR <= 0 {
+		t.Errorf("queries %d, tools %d, MRR %v; want 3, 11 (one of 12 refused), > 0", n.Queries, n.Tools, n.MRR)
+	}
+}
+
+func TestEvalCommandUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"eval"},
+		{"eval", "--catalog", "c.jsonl"},
+		{"eval", "--catalog", "c", "--queries", "q", "--half", "first"},
+		{"eval", "--catalog", "c", "--queries", "q", "--embed", "http://x"},
+		{"eval", "--catalog", "c", "--queries", "q", "extra"},
+	} {
+		var out, errOut bytes.Buffer
+		err := Run(context.Background(), args, nil, &out, &errOut)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: err = %v, want a usage error", args, err)
+		}
+	}
+}
