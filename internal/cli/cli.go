@@ -78,6 +78,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch {
 	case len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help"):
 		name, args = "help", args[1:]
+	case len(args) > 0 && (args[0] == "-version" || args[0] == "--version"):
+		name, args = "version", args[1:]
 	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
 		name, args = args[0], args[1:]
 	}

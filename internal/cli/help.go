@@ -67,8 +67,10 @@ type commandHelp struct {
 // parseFlags, which prints help on -h and turns mistakes into usage errors.
 func newFlagSet(name string, e env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {} // parseFlags explains mistakes itself
+	// parseFlags explains mistakes itself, in one line: the flag package's
+	// own report ("flag provided but not defined") must not print first.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 

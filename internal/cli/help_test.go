@@ -23,9 +23,18 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version does not name the Go version %s:\n%s", runtime.Version(), text)
 	}
 
+	// The sandbox's binary is built with CGO_ENABLED=0, as the README
+	// installs it.
+	if !strings.Contains(text, "static     yes") {
+		t.Errorf("version of a CGO_ENABLED=0 build does not say it is static:\n%s", text)
+	}
+	if again := s.mustRun(0, "--version").stdout; again != text {
+		t.Errorf("capbridge --version differs from capbridge version:\n%s", again)
+	}
 	var v struct {
 		Version  string
 		Go       string
+		Static   bool
 		Revision string
 		Modules  map[string]string
 	}
@@ -35,6 +44,9 @@ func TestVersion(t *testing.T) {
 	// The binary is built from the repository's go.mod: every module it
 	// lists must carry the version go.mod requires, and the SDK and SQLite
 	// must be among them.
+	if !v.Static {
+		t.Error("version --json: static is false for a CGO_ENABLED=0 build")
+	}
 	shared := 0
 	for path, want := range required {
 		got, ok := v.Modules[path]
@@ -100,11 +112,26 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{[]string{"import", "no-such-file.json"}, 1, "no-such-file.json"},
 		{[]string{"remove"}, 2, "exactly one server NAME"},
 		{[]string{"remove", "nothing"}, 1, "capbridge servers"},
+		{[]string{"search", "--limt", "2", "x"}, 2, `did you mean "--limit"?`},
+		{[]string{"eval", "--catalgo", "c.jsonl"}, 2, `did you mean "--catalog"?`},
+		{[]string{"demo-server", "--fualt", "hang"}, 2, `did you mean "--fault"?`},
+		{[]string{"index", "--bogus"}, 2, "unknown flag -bogus"},
+		{[]string{"import", "clade"}, 2, `did you mean "claude"?`},
 	}
 	for _, tt := range tests {
 		r := s.mustRun(tt.code, tt.args...)
 		if !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("capbridge %q: stderr lacks %q:\n%s", tt.args, tt.want, r.stderr)
+		}
+		// One clear line for a mistake in the command line: never Go's own
+		// "flag provided but not defined" report or a usage dump before it.
+		if tt.code == 2 {
+			if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
+				t.Errorf("capbridge %q: %d lines on stderr, want one:\n%s", tt.args, lines, r.stderr)
+			}
+			if strings.Contains(r.stderr, "flag provided but not defined") || strings.Contains(r.stderr, "Usage") {
+				t.Errorf("capbridge %q: stderr repeats Go's flag report or usage:\n%s", tt.args, r.stderr)
+			}
 		}
 	}
 }

@@ -141,6 +141,10 @@ func importSources(arg string) ([]config.ClientSource, error) {
 	label, isClient := clientLabel(arg)
 	if !isClient {
 		if _, err := os.Stat(arg); err != nil {
+			clients := []string{config.ClientClaude, config.ClientClaudeCode, config.ClientCursor, config.ClientVSCode}
+			if hint := suggest(arg, clients); hint != "" && !strings.ContainsAny(arg, `/\.`) {
+				return nil, &usageError{msg: fmt.Sprintf("import: %q is no client and no file%s; give claude, claude-code, cursor, vscode or the path of a config file", arg, hint)}
+			}
 			return nil, fmt.Errorf("import: %w; give claude, claude-code, cursor, vscode or the path of a config file", err)
 		}
 		return []config.ClientSource{{Path: arg}}, nil

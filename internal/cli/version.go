@@ -12,9 +12,11 @@ import (
 var versionHelp = commandHelp{
 	usage: []string{"version [--json]"},
 	about: `Prints capbridge's version, the Go version and platform it was built
-with, the version-control revision when built from a checkout, and the version
-of every module compiled in. A binary built from a checkout says "(devel)";
-one installed with 'go install github.com/capbridge/capbridge@VERSION' says VERSION.`,
+with, whether it is static (built with CGO_ENABLED=0) or linked to the C
+library, the version-control revision when built from a checkout, and the
+version of every module compiled in. A binary built from a checkout says
+"(devel)"; one installed with 'go install github.com/capbridge/capbridge@VERSION'
+(once the module is published) says VERSION.`,
 	examples: []string{"capbridge version", "capbridge version --json | jq -r .version"},
 }
 
@@ -23,6 +25,7 @@ type buildVersion struct {
 	Version  string            `json:"version"`
 	Go       string            `json:"go"`
 	Platform string            `json:"platform"`
+	Static   bool              `json:"static"` // built with CGO_ENABLED=0: no C library needed
 	Revision string            `json:"revision,omitempty"`
 	Time     string            `json:"time,omitempty"`
 	Modified bool              `json:"modified,omitempty"`
@@ -48,6 +51,11 @@ func runVersion(ctx context.Context, e env) error {
 	}
 	fmt.Fprintf(e.stdout, "capbridge %s\n", v.Version)
 	fmt.Fprintf(e.stdout, "  built with %s for %s\n", v.Go, v.Platform)
+	if v.Static {
+		fmt.Fprintln(e.stdout, "  static     yes (CGO_ENABLED=0: runs without a C library)")
+	} else {
+		fmt.Fprintln(e.stdout, "  static     no (built with cgo; CGO_ENABLED=0 go install . builds a static binary)")
+	}
 	if v.Revision != "" {
 		state := ""
 		if v.Modified {
@@ -85,6 +93,8 @@ func readBuildVersion() buildVersion {
 			v.Time = s.Value
 		case "vcs.modified":
 			v.Modified = s.Value == "true"
+		case "CGO_ENABLED":
+			v.Static = s.Value == "0"
 		}
 	}
 	v.Modules = make(map[string]string, len(info.Deps))
