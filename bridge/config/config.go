@@ -154,7 +154,7 @@ func (c *File) Enabled() []string {
 	return names
 }
 
-// The file as written. Unknown keys are ignored.
+// The file as written. Unknown keys are ignored with a warning (keys.go).
 type configFile struct {
 	MCPServers map[string]serverFile `json:"mcpServers"`
 	Servers    map[string]serverFile `json:"servers"` // VS Code's .vscode/mcp.json
@@ -226,6 +226,7 @@ func Parse(data []byte, name string) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, positioned(data, err))
 	}
+	warnings := unknownKeys(data)
 	cfg := &File{
 		Path:    name,
 		Servers: make(map[string]Server),
@@ -256,7 +257,7 @@ func Parse(data []byte, name string) (*File, error) {
 		}
 		cfg.Output[key] = Output(o)
 	}
-	cfg.Warnings = x.warnings
+	cfg.Warnings = append(warnings, x.warnings...)
 	return cfg, nil
 }
 
@@ -385,7 +386,7 @@ func positioned(data []byte, err error) error {
 	}
 	line, col := lineCol(data, offset)
 	if typ != nil {
-		return fmt.Errorf("line %d, column %d: %q must be %s, not %s", line, col, typ.Field, jsonKind(typ.Type.String()), typ.Value)
+		return fmt.Errorf("line %d, column %d: %q must be %s, not %s", line, col, entryField(data, typ), jsonKind(typ.Type.String()), typ.Value)
 	}
 	return fmt.Errorf("line %d, column %d: %w", line, col, err)
 }

@@ -103,7 +103,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		want []string // substrings of the error
 	}{
 		{"syntax", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n", []string{"c.json", "line 3, column 26"}},
-		{"type", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\", \"args\": \"not-a-list\"}\n  }\n}\n", []string{"c.json", "line 3, column 46", `"mcpServers.args" must be a list of strings, not string`}},
+		{"type", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\", \"args\": \"not-a-list\"}\n  }\n}\n", []string{"c.json", "line 3, column 46", `"mcpServers.a.args" must be a list of strings, not string`}},
 		{"truncated", "{\n  \"mcpServers\": {", []string{"c.json", "line 2"}},
 		{"neither", `{"mcpServers": {"lonely": {"args": ["x"]}}}`, []string{`server "lonely"`, `"command"`, `"url"`}},
 		{"both", `{"mcpServers": {"twice": {"command": "x", "url": "http://h"}}}`, []string{`server "twice"`, "both"}},
@@ -195,6 +195,42 @@ func TestConfigWarningNamesVariableNotValue(t *testing.T) {
 	}
 	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], `server "r"`) || !strings.Contains(cfg.Warnings[0], "CAPBRIDGE_TEST_UNSET") {
 		t.Errorf("Warnings = %v", cfg.Warnings)
+	}
+}
+
+// TestConfigUnknownKeys warns about every key capbridge does not read, at
+// every level, with the nearest known key; keys the clients keep for
+// themselves are no mistake.
+func TestConfigUnknownKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		want []string // each in one warning
+	}{
+		{"top-level typo", `{"mcpServer": {"a": {"command": "x"}}}`, []string{`unknown key "mcpServer" ignored (did you mean "mcpServers"?)`}},
+		{"server key typo", `{"mcpServers": {"a": {"comand": "x", "command": "x"}}}`, []string{`mcpServers.a: unknown key "comand" ignored (did you mean "command"?)`}},
+		{"bridge key typo", `{"bridge": {"callTimeOut": "5s"}}`, []string{`bridge: unknown key "callTimeOut" ignored (did you mean "callTimeout"?)`}},
+		{"embeddings key typo", `{"bridge": {"embeddings": {"url": "http://h/v1", "model": "m", "modle": "m"}}}`, []string{`bridge.embeddings: unknown key "modle" ignored (did you mean "model"?)`}},
+		{"output key typo", `{"output": {"s/t": {"field": ["a"]}}}`, []string{`output.s/t: unknown key "field" ignored (did you mean "fields"?)`}},
+		{"nothing near", `{"zzzzzzzzzz": 1}`, []string{`unknown key "zzzzzzzzzz" ignored`}},
+		{"client keys", `{"servers": {}, "inputs": []}`, nil},
+		{"all known", `{"mcpServers": {"a": {"command": "x", "args": [], "env": {}, "disabled": false}}, "bridge": {"callTimeout": "5s"}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(tt.file), "c.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Warnings) != len(tt.want) {
+				t.Fatalf("Warnings = %q, want %d", cfg.Warnings, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if cfg.Warnings[i] != w {
+					t.Errorf("warning %d = %q, want %q", i, cfg.Warnings[i], w)
+				}
+			}
+		})
 	}
 }
 

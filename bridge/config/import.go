@@ -182,7 +182,7 @@ func (d *Doc) Merge(src *Doc, self string) ImportReport {
 		switch {
 		case RunsCapbridge(def, self):
 			r.Loops = append(r.Loops, name)
-		case ok && sameJSON(existing, def):
+		case ok && sameServer(existing, def):
 			r.Same = append(r.Same, name)
 		case ok:
 			r.Clashed = append(r.Clashed, name)
@@ -371,6 +371,60 @@ func dedupe(srcs []ClientSource) []ClientSource {
 		}
 	}
 	return out
+}
+
+// sameServer reports whether two mcpServers entries run the same server:
+// equal as JSON once the keys that only restate a default are dropped
+// (VS Code writes "type": "stdio" beside a command, other clients leave it
+// out; an empty args, env or headers, a false disabled say nothing).
+func sameServer(a, b json.RawMessage) bool {
+	na, oka := withoutDefaults(a)
+	nb, okb := withoutDefaults(b)
+	if !oka || !okb {
+		return sameJSON(a, b)
+	}
+	return reflect.DeepEqual(na, nb)
+}
+
+// withoutDefaults decodes an entry and drops the keys that restate what
+// capbridge assumes when they are absent.
+func withoutDefaults(raw json.RawMessage) (map[string]any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil || m == nil {
+		return nil, false
+	}
+	empty := func(v any) bool {
+		switch v := v.(type) {
+		case nil:
+			return true
+		case []any:
+			return len(v) == 0
+		case map[string]any:
+			return len(v) == 0
+		case string:
+			return v == ""
+		case bool:
+			return !v
+		}
+		return false
+	}
+	for _, k := range []string{"args", "env", "headers", "cwd", "disabled"} {
+		if v, ok := m[k]; ok && empty(v) {
+			delete(m, k)
+		}
+	}
+	// The transport a type restates: stdio beside a command, Streamable
+	// HTTP beside a url (VS Code spells it "http").
+	if t, ok := m["type"].(string); ok {
+		_, hasCommand := m["command"]
+		_, hasURL := m["url"]
+		if (t == TypeStdio && hasCommand) || ((t == TypeHTTP || t == "streamable-http" || t == "streamableHttp") && hasURL && !hasCommand) {
+			delete(m, "type")
+		}
+	}
+	return m, true
 }
 
 // sameJSON reports whether two JSON values are equal, ignoring key order

@@ -28,6 +28,7 @@ func TestMerge(t *testing.T) {
 		{dir: "fresh", added: []string{"everything"}, serversKey: ServersKeyMCP},
 		{dir: "merge", added: []string{"github", "remote"}, serversKey: ServersKeyMCP},
 		{dir: "clash-and-identical", added: []string{"time"}, same: []string{"memory"}, clashed: []string{"github"}, serversKey: ServersKeyMCP},
+		{dir: "defaults-restated", same: []string{"memory", "remote", "plain"}, clashed: []string{"legacy"}, serversKey: ServersKeyVSCode},
 		{dir: "unknown-keys", added: []string{"sqlite"}, serversKey: ServersKeyMCP},
 		{dir: "vscode", added: []string{"fetch", "api"}, serversKey: ServersKeyVSCode},
 		{dir: "vscode-settings", added: []string{"time"}, serversKey: ServersKeyVSCode},

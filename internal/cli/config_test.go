@@ -90,6 +90,33 @@ func TestImportClaude(t *testing.T) {
 	}
 }
 
+// TestImportSameServerOtherClient imports the same server from Claude
+// Desktop and then from VS Code, which restates the defaults ("type":
+// "stdio", empty env): the second import finds it already configured, not
+// a clash.
+func TestImportSameServerOtherClient(t *testing.T) {
+	s := newSandbox(t)
+	s.writeFile(filepath.Join(s.wd, "claude.json"), `{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}`)
+	s.writeFile(filepath.Join(s.wd, ".vscode", "mcp.json"), `{"servers": {"memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {}}}}`)
+	s.mustRun(0, "import", "claude.json")
+	r := s.mustRun(0, "import", "vscode")
+	if strings.Contains(r.stdout+r.stderr, "different") || !strings.Contains(r.stdout, "memory") {
+		t.Errorf("importing the same server from VS Code:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+}
+
+// TestConfigTypoWarned runs index over a config whose servers key is
+// misspelled: it says so, with the key it meant, instead of only finding no
+// servers.
+func TestConfigTypoWarned(t *testing.T) {
+	s := newSandbox(t)
+	s.writeFile(s.configPath(), `{"mcpServer": {"files": {"command": "x"}}}`)
+	r := s.run("index")
+	if !strings.Contains(r.stderr, `unknown key "mcpServer" ignored (did you mean "mcpServers"?)`) {
+		t.Errorf("index over a misspelled mcpServers key (exit %d):\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestImportVSCodeAndFile(t *testing.T) {
 	s := newSandbox(t)
 	s.writeFile(filepath.Join(s.wd, ".vscode", "mcp.json"), `{
