@@ -266,6 +266,17 @@ func (b *Server) nextPage(cursor string) *mcp.CallToolResult {
 	return page
 }
 
+// RefusedBeforeCall reports whether a recorded call outcome is one the
+// bridge answered itself, without calling the provider: the model must fix
+// the call (needs_input, invalid_params) or discover again (schema_changed).
+func RefusedBeforeCall(outcome string) bool {
+	switch outcome {
+	case statusNeedsInput, statusInvalidParams, statusSchemaChanged:
+		return true
+	}
+	return false
+}
+
 // refuse records a call that never reached the provider and returns ans.
 func (b *Server) refuse(act action, outcome string, ans *mcp.CallToolResult) *mcp.CallToolResult {
 	b.record(store.Call{Server: act.server, Tool: act.tool, Outcome: outcome})

@@ -21,7 +21,8 @@ type Call struct {
 type CallTotal struct {
 	Server, Tool        string
 	Calls               int
-	Failures            int // outcome other than "ok"
+	Failures            int            // outcome other than "ok"
+	Outcomes            map[string]int // calls per outcome, "ok" included
 	BytesIn, BytesOut   int64
 	TokensIn, TokensOut int64
 	Pages               int64
@@ -50,25 +51,45 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 // CallTotals sums the recorded calls per server and tool, by server and tool.
 func (s *Store) CallTotals(ctx context.Context) ([]CallTotal, error) {
 	rows, err := s.db.QueryContext(ctx, `
-SELECT server, tool, count(*), count(*) FILTER (WHERE outcome <> ?),
+SELECT server, tool, outcome, count(*),
 	sum(bytes_in), sum(bytes_out), sum(tokens_in), sum(tokens_out), sum(pages), sum(latency_ms),
 	min(at), max(at)
-FROM calls GROUP BY server, tool ORDER BY server, tool`, OutcomeOK)
+FROM calls GROUP BY server, tool, outcome ORDER BY server, tool, outcome`)
 	if err != nil {
 		return nil, s.wrap("summing calls", err)
 	}
 	defer rows.Close()
 	var out []CallTotal
 	for rows.Next() {
-		var t CallTotal
+		var r CallTotal
+		var outcome string
 		var latency, first, last int64
-		if err := rows.Scan(&t.Server, &t.Tool, &t.Calls, &t.Failures, &t.BytesIn, &t.BytesOut,
-			&t.TokensIn, &t.TokensOut, &t.Pages, &latency, &first, &last); err != nil {
+		if err := rows.Scan(&r.Server, &r.Tool, &outcome, &r.Calls, &r.BytesIn, &r.BytesOut,
+			&r.TokensIn, &r.TokensOut, &r.Pages, &latency, &first, &last); err != nil {
 			return nil, s.wrap("summing calls", err)
 		}
-		t.Latency = time.Duration(latency) * time.Millisecond
-		t.First, t.Last = time.UnixMilli(first), time.UnixMilli(last)
-		out = append(out, t)
+		if n := len(out); n == 0 || out[n-1].Server != r.Server || out[n-1].Tool != r.Tool {
+			out = append(out, CallTotal{Server: r.Server, Tool: r.Tool, Outcomes: map[string]int{},
+				First: time.UnixMilli(first), Last: time.UnixMilli(last)})
+		}
+		t := &out[len(out)-1]
+		t.Calls += r.Calls
+		t.Outcomes[outcome] += r.Calls
+		if outcome != OutcomeOK {
+			t.Failures += r.Calls
+		}
+		t.BytesIn += r.BytesIn
+		t.BytesOut += r.BytesOut
+		t.TokensIn += r.TokensIn
+		t.TokensOut += r.TokensOut
+		t.Pages += r.Pages
+		t.Latency += time.Duration(latency) * time.Millisecond
+		if at := time.UnixMilli(first); at.Before(t.First) {
+			t.First = at
+		}
+		if at := time.UnixMilli(last); at.After(t.Last) {
+			t.Last = at
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, s.wrap("summing calls", err)

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"maps"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -25,8 +27,8 @@ func TestCallTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []CallTotal{
-		{Server: "chat", Tool: "post", Calls: 1, BytesIn: 1, BytesOut: 2, TokensIn: 1, TokensOut: 1, Pages: 2, Latency: time.Second, First: at, Last: at},
-		{Server: "mail", Tool: "send", Calls: 2, Failures: 1, BytesIn: 30, BytesOut: 100, TokensIn: 3, TokensOut: 25, Pages: 1,
+		{Server: "chat", Tool: "post", Calls: 1, Outcomes: map[string]int{OutcomeOK: 1}, BytesIn: 1, BytesOut: 2, TokensIn: 1, TokensOut: 1, Pages: 2, Latency: time.Second, First: at, Last: at},
+		{Server: "mail", Tool: "send", Calls: 2, Failures: 1, Outcomes: map[string]int{OutcomeOK: 1, "invalid_params": 1}, BytesIn: 30, BytesOut: 100, TokensIn: 3, TokensOut: 25, Pages: 1,
 			Latency: 45 * time.Millisecond, First: at, Last: at.Add(time.Minute)},
 	}
 	if len(got) != len(want) {
@@ -37,8 +39,12 @@ func TestCallTotals(t *testing.T) {
 		if !g.First.Equal(w.First) || !g.Last.Equal(w.Last) {
 			t.Errorf("%d: first/last %v %v, want %v %v", i, g.First, g.Last, w.First, w.Last)
 		}
+		if !maps.Equal(g.Outcomes, w.Outcomes) {
+			t.Errorf("%d: outcomes %v, want %v", i, g.Outcomes, w.Outcomes)
+		}
 		g.First, g.Last, w.First, w.Last = time.Time{}, time.Time{}, time.Time{}, time.Time{}
-		if g != w {
+		g.Outcomes, w.Outcomes = nil, nil
+		if !reflect.DeepEqual(g, w) {
 			t.Errorf("%d: %+v, want %+v", i, g, w)
 		}
 	}

@@ -147,6 +147,8 @@ func TestStatsOnAPopulatedCatalog(t *testing.T) {
 		{Server: "crm", Tool: "search_contacts", BytesIn: 48_000, BytesOut: 5_200, TokensIn: 12_000, TokensOut: 1_300, Outcome: store.OutcomeOK},
 		{Server: "crm", Tool: "get_contact", BytesIn: 4_000, BytesOut: 900, TokensIn: 1_000, TokensOut: 225, Outcome: "upstream_error"},
 		{Server: "helpdesk", Tool: "list_tickets", BytesIn: 30_000, BytesOut: 6_000, TokensIn: 7_500, TokensOut: 1_500, Outcome: store.OutcomeOK},
+		{Server: "helpdesk", Tool: "create_ticket", Outcome: "needs_input"},
+		{Server: "helpdesk", Tool: "create_ticket", Outcome: "invalid_params"},
 	}
 	for _, c := range calls {
 		if err := st.RecordCall(context.Background(), c); err != nil {
@@ -193,8 +195,10 @@ func TestStatsOnAPopulatedCatalog(t *testing.T) {
 	}
 
 	c := report.Calls
-	if c.Calls != len(calls) || c.Failures != 1 {
-		t.Errorf("calls = %d (%d failed), want %d (1 failed)", c.Calls, c.Failures, len(calls))
+	// needs_input and invalid_params never reached a server: they are
+	// refused before calling, not failed calls.
+	if c.Calls != len(calls) || c.Failures != 1 || c.Refused != 2 {
+		t.Errorf("calls = %d (%d refused, %d failed), want %d (2 refused, 1 failed upstream)", c.Calls, c.Refused, c.Failures, len(calls))
 	}
 	var before, after contextCost
 	for _, call := range calls {
@@ -208,14 +212,14 @@ func TestStatsOnAPopulatedCatalog(t *testing.T) {
 	}
 
 	text := s.mustRun(0, "stats").stdout
-	for _, want := range []string{"est. tokens", "all servers", thousands(report.Direct.Bytes), thousands(c.Before.Bytes)} {
+	for _, want := range []string{"est. tokens", "all servers", thousands(report.Direct.Bytes), thousands(c.Before.Bytes), "2 refused before calling, 1 failed upstream"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("stats lacks %q:\n%s", want, text)
 		}
 	}
 
 	page := s.readFile(htmlPath)
-	for _, want := range append([]string{"<svg", "</html>", thousands(report.Direct.EstTokens)}, slices.Collect(maps.Keys(catalog.raws))...) {
+	for _, want := range append([]string{"<svg", "</html>", thousands(report.Direct.EstTokens), "2 refused before calling", "1 failed upstream"}, slices.Collect(maps.Keys(catalog.raws))...) {
 		if !strings.Contains(page, want) {
 			t.Errorf("HTML report lacks %q", want)
 		}

@@ -83,8 +83,12 @@ type bridgeCost struct {
 }
 
 type callSavings struct {
-	Calls    int           `json:"calls"`
-	Failures int           `json:"failures"`
+	Calls int `json:"calls"`
+	// Refused were answered by the bridge without calling the provider
+	// (needs_input, invalid_params, schema_changed); Failures reached it, or
+	// tried to, and failed (upstream_error, an isError result).
+	Refused  int           `json:"refusedBeforeCalling"`
+	Failures int           `json:"failedUpstream"`
 	Before   contextCost   `json:"beforeShaping"`
 	After    contextCost   `json:"afterShaping"`
 	Servers  []serverCalls `json:"servers"`
@@ -246,7 +250,15 @@ func callTotals(ctx context.Context, st *store.Store) (callSavings, error) {
 	index := make(map[string]int)
 	for _, t := range totals {
 		c.Calls += t.Calls
-		c.Failures += t.Failures
+		for outcome, n := range t.Outcomes {
+			switch {
+			case outcome == store.OutcomeOK:
+			case bridge.RefusedBeforeCall(outcome):
+				c.Refused += n
+			default:
+				c.Failures += n
+			}
+		}
 		c.Before.Bytes += t.BytesIn
 		c.Before.EstTokens += t.TokensIn
 		c.After.Bytes += t.BytesOut
@@ -310,7 +322,7 @@ func printCallStats(w io.Writer, c callSavings) {
 		fmt.Fprintln(w, "\nTool results: no calls recorded yet ('capbridge serve' records every run_capability).")
 		return
 	}
-	fmt.Fprintf(w, "\nTool results (%d recorded calls, %d failed):\n\n", c.Calls, c.Failures)
+	fmt.Fprintf(w, "\nTool results (%d recorded calls: %d refused before calling, %d failed upstream):\n\n", c.Calls, c.Refused, c.Failures)
 	names := []string{"all servers"}
 	for _, s := range c.Servers {
 		names = append(names, s.Name)

@@ -130,6 +130,7 @@ Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b> est. tokens. S
 {{if .R.RefusedNotCounted}}<p class="note">{{.R.RefusedNotCounted}} refused tool(s) are not counted: their definitions are not stored.</p>{{end}}
 {{if .R.Calls.Calls}}
 <h2>Tool results</h2>
+<p>{{.R.Calls.Calls}} recorded calls: {{.R.Calls.Refused}} refused before calling (the bridge answered needs_input, invalid_params or schema_changed without calling the server), {{.R.Calls.Failures}} failed upstream.</p>
 <table><tr><th>server</th><th>calls</th><th>bytes before</th><th>bytes after</th><th>est. tokens before</th><th>est. tokens after</th></tr>
 {{range .R.Calls.Servers}}<tr><td>{{.Name}}</td><td class="n">{{.Calls}}</td><td class="n">{{thousands .Before.Bytes}}</td><td class="n">{{thousands .After.Bytes}}</td><td class="n">{{thousands .Before.EstTokens}}</td><td class="n">{{thousands .After.EstTokens}}</td></tr>
 {{end}}<tr class="sum"><td>all servers</td><td class="n">{{.R.Calls.Calls}}</td><td class="n">{{thousands .R.Calls.Before.Bytes}}</td><td class="n">{{thousands .R.Calls.After.Bytes}}</td><td class="n">{{thousands .R.Calls.Before.EstTokens}}</td><td class="n">{{thousands .R.Calls.After.EstTokens}}</td></tr>
