@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -105,12 +106,11 @@ func table(ctx context.Context, procs benchProcs, o Options, progress io.Writer)
 		return nil, err
 	}
 	step("serve start with 20 stored servers")
-	p50, p95, err := procs.serveStart(ctx, reps.serveStarts)
+	start20, err := procs.serveStartTwenty(ctx, 120, reps.serveStarts)
 	if err != nil {
 		return nil, err
 	}
-	t.add("serve start to first tools/list answer, 20 stored servers", fmt.Sprintf("p50 %s, p95 %s", ms(p50), ms(p95)),
-		fmt.Sprintf("%d process starts; no upstream started", reps.serveStarts), map[string]float64{"p50_ms": msf(p50), "p95_ms": msf(p95)})
+	t.addStartRow("20 stored servers, 2,400 tools", start20)
 
 	step("run overhead")
 	ov, err := procs.runOverhead(ctx, reps.runCalls)
@@ -136,6 +136,12 @@ func table(ctx context.Context, procs benchProcs, o Options, progress io.Writer)
 		map[string]float64{"ms": msf(big.index.wall), "peak_rss_mib": mibf(big.index.maxRSS)})
 	t.add("refresh 5,000 tools (unchanged)", fmt.Sprintf("%s, peak RSS %s", ms(big.refresh.wall), MiB(big.refresh.maxRSS)), "capbridge index again",
 		map[string]float64{"ms": msf(big.refresh.wall), "peak_rss_mib": mibf(big.refresh.maxRSS)})
+	step("serve start with 5,000 stored tools")
+	start5k, err := procs.serveStartOn(ctx, filepath.Join(procs.dir, "big.json"), filepath.Join(procs.dir, "big.db"), reps.serveStarts)
+	if err != nil {
+		return nil, err
+	}
+	t.addStartRow("5,000 stored tools", start5k)
 	t.add("serve peak RSS, 5,000 tools", MiB(big.servePeak),
 		fmt.Sprintf("VmHWM after %d discoveries over stdio (p50 %s, p95 %s); target < 150 MB", big.discoveries, ms(big.discP50), ms(big.discP95)),
 		map[string]float64{"peak_rss_mib": mibf(big.servePeak), "discover_p50_ms": msf(big.discP50), "discover_p95_ms": msf(big.discP95)})

@@ -92,40 +92,6 @@ func (p benchProcs) serve(ctx context.Context, cfg, db string) (*mcp.ClientSessi
 	return cs, cmd, nil
 }
 
-// serveStart measures `capbridge serve` from process start to its first
-// tools/list answer, with 20 configured servers whose catalogs are stored
-// (none is started), reps times.
-func (p benchProcs) serveStart(ctx context.Context, reps int) (p50, p95 time.Duration, err error) {
-	servers := map[string]benchServer{}
-	kinds := []string{"helpdesk", "calendar", "crm", "files"}
-	for i := range 20 {
-		servers[fmt.Sprintf("server%02d", i+1)] = p.demoServer("--server", kinds[i%len(kinds)])
-	}
-	cfg, err := p.writeConfig("twenty", servers)
-	if err != nil {
-		return 0, 0, err
-	}
-	db := filepath.Join(p.dir, "twenty.db")
-	if _, err := p.index(ctx, cfg, db); err != nil {
-		return 0, 0, err
-	}
-	var took []time.Duration
-	for range reps {
-		start := time.Now()
-		cs, _, err := p.serve(ctx, cfg, db)
-		if err != nil {
-			return 0, 0, err
-		}
-		_, err = cs.ListTools(ctx, nil)
-		took = append(took, time.Since(start))
-		cs.Close()
-		if err != nil {
-			return 0, 0, fmt.Errorf("tools/list: %w", err)
-		}
-	}
-	return search.Percentile(took, 50), search.Percentile(took, 95), nil
-}
-
 // overheadFigures compare a call through the bridge with the same call
 // made directly to the upstream.
 type overheadFigures struct {
