@@ -195,17 +195,10 @@ func (b *Server) Serve(ctx context.Context, t mcp.Transport) error {
 
 // IndexMissing indexes, in the background, every configured server that has
 // nothing stored. A discovery that arrives meanwhile waits for it, up to the
-// config's discoveryWait.
+// config's discoveryWait. It returns at once: even finding those servers
+// waits for the store (see store.OpenChecking).
 func (b *Server) IndexMissing(ctx context.Context) {
-	names, err := NeedsIndex(ctx, b.config(), b.st)
-	if err != nil {
-		b.logger.Warn("cannot tell which servers need indexing", "err", err)
-		return
-	}
-	if len(names) > 0 {
-		b.logger.Info("indexing servers with no stored catalog", "servers", names)
-		b.indexer.request(names...)
-	}
+	b.indexer.requestMissing()
 }
 
 // ToolsChanged is told that server's tool listing changed (on connect or

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ type indexer struct {
 
 	mu      sync.Mutex
 	pending map[string]bool // guarded by mu; servers asked for since the last round started
+	missing bool            // guarded by mu; the next round first finds servers with nothing stored
 	idle    chan struct{}   // guarded by mu; closed when nothing is pending or running
 }
 
@@ -35,6 +37,21 @@ func (x *indexer) request(servers ...string) {
 	for _, s := range servers {
 		x.pending[s] = true
 	}
+	x.wakeLocked()
+}
+
+// requestMissing asks the next round to index every configured server
+// that has nothing stored. Finding them reads the store, which may wait for
+// its start-up check: the round does it, so the caller does not wait, and
+// discoveries wait for the round as for any other.
+func (x *indexer) requestMissing() {
+	x.mu.Lock()
+	x.missing = true
+	x.wakeLocked()
+}
+
+// wakeLocked marks the indexer busy and wakes its loop; it unlocks x.mu.
+func (x *indexer) wakeLocked() {
 	select {
 	case <-x.idle:
 		x.idle = make(chan struct{})
@@ -82,12 +99,17 @@ func (x *indexer) loop(ctx context.Context) {
 			names = append(names, s)
 		}
 		clear(x.pending)
+		missing := x.missing
+		x.missing = false
 		x.mu.Unlock()
+		if missing {
+			names = append(names, x.findMissing(ctx, names)...)
+		}
 		sort.Strings(names)
 		x.index(ctx, names)
 
 		x.mu.Lock()
-		if len(x.pending) == 0 {
+		if len(x.pending) == 0 && !x.missing {
 			select {
 			case <-x.idle:
 			default:
@@ -96,6 +118,21 @@ func (x *indexer) loop(ctx context.Context) {
 		}
 		x.mu.Unlock()
 	}
+}
+
+// findMissing returns the configured servers with nothing stored that
+// are not among names already.
+func (x *indexer) findMissing(ctx context.Context, names []string) []string {
+	need, err := NeedsIndex(ctx, x.b.config(), x.b.st)
+	if err != nil {
+		x.b.logger.Warn("cannot tell which servers need indexing", "err", err)
+		return nil
+	}
+	need = slices.DeleteFunc(need, func(s string) bool { return slices.Contains(names, s) })
+	if len(need) > 0 {
+		x.b.logger.Info("indexing servers with no stored catalog", "servers", need)
+	}
+	return need
 }
 
 func (x *indexer) index(ctx context.Context, names []string) {

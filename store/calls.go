@@ -35,6 +35,9 @@ const OutcomeOK = "ok"
 
 // RecordCall appends one call to the telemetry. A zero At means now.
 func (s *Store) RecordCall(ctx context.Context, c Call) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	if c.At.IsZero() {
 		c.At = time.Now()
 	}
@@ -50,6 +53,9 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
 // CallTotals sums the recorded calls per server and tool, by server and tool.
 func (s *Store) CallTotals(ctx context.Context) ([]CallTotal, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `
 SELECT server, tool, outcome, count(*),
 	sum(bytes_in), sum(bytes_out), sum(tokens_in), sum(tokens_out), sum(pages), sum(latency_ms),

@@ -65,6 +65,9 @@ const StateStored = "stored"
 // names must be unique. An empty srv.State becomes [StateStored] and a zero
 // srv.LastListed the current time.
 func (s *Store) ReplaceCatalog(ctx context.Context, srv Server, tools []Tool) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	if srv.Name == "" {
 		return fmt.Errorf("replacing catalog: %w", errors.New("empty server name"))
 	}
@@ -105,6 +108,9 @@ ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint, state = exc
 // vocabulary and vector rows. Call telemetry is kept. An unknown server
 // is ErrNotFound.
 func (s *Store) RemoveServer(ctx context.Context, name string) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	return s.write(ctx, fmt.Sprintf("removing server %q", name), func(tx *sql.Tx) error {
 		old, err := storedDocs(ctx, tx, name)
 		if err != nil {
@@ -139,6 +145,9 @@ func (s *Store) RemoveServer(ctx context.Context, name string) error {
 // SetServerState records a server's state and last error without touching
 // its catalog, adding the server row if there is none yet.
 func (s *Store) SetServerState(ctx context.Context, name, state, lastErr string) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	return s.write(ctx, fmt.Sprintf("setting state of %q", name), func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO servers (name, state, last_error) VALUES (?, ?, ?)

@@ -43,6 +43,9 @@ type Term struct {
 // BM25 here does not normalize by a row's length (see migration 5): a
 // tool described at length is not ranked below a terse one.
 func (s *Store) MatchWords(ctx context.Context, expr string, weights [5]float64, limit int) ([]Hit, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
@@ -60,6 +63,9 @@ const wordColumns = "{name desc params param_descs enums}"
 // best limit tools, Score = -bm25, ties in server and name order. Terms
 // under three characters match nothing there.
 func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hit, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
@@ -100,6 +106,9 @@ ORDER BY f.r, k LIMIT `+lim, args...)
 // word over a 5,000-tool vocabulary) and kept only the words sharing the
 // most trigrams, not the fewest edits away.
 func (s *Store) NearTerms(ctx context.Context, expr string, minRunes, maxRunes int) ([]Term, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(expr) == "" {
 		return nil, nil
 	}
@@ -130,6 +139,9 @@ ORDER BY term`, expr, minRunes, maxRunes)
 // Terms returns how many searchable tools hold each of words (looked up
 // lowercased, keyed as given); words the catalog lacks are left out.
 func (s *Store) Terms(ctx context.Context, words []string) (map[string]int, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	out := make(map[string]int, len(words))
 	if len(words) == 0 {
 		return out, nil
@@ -169,6 +181,9 @@ func (s *Store) Terms(ctx context.Context, words []string) (map[string]int, erro
 // of their search texts in characters (see Hit.Len), read from the
 // tools_key index alone.
 func (s *Store) TextStats(ctx context.Context) (tools int, meanLen float64, err error) {
+	if err = s.await(ctx); err != nil {
+		return 0, 0, err
+	}
 	err = s.db.QueryRowContext(ctx, textStats).Scan(&tools, &meanLen)
 	if err != nil {
 		return 0, 0, s.wrap("measuring tool texts", err)

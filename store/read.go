@@ -11,6 +11,9 @@ import (
 
 // Servers lists stored servers with counts, by name.
 func (s *Store) Servers(ctx context.Context) ([]Server, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `
 SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes, s.listing,
 	count(t.id) FILTER (WHERE t.refusal = ''), count(t.id) FILTER (WHERE t.refusal <> '')
@@ -52,6 +55,9 @@ func scanTool(sc interface{ Scan(...any) error }) (Tool, error) {
 // Tool returns one non-refused tool by server and provider name, or an
 // error wrapping ErrNotFound.
 func (s *Store) Tool(ctx context.Context, server, name string) (*Tool, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	row := s.db.QueryRowContext(ctx, "SELECT "+toolColumns+
 		" FROM tools WHERE server = ? AND name = ? AND refusal = ''", server, name)
 	t, err := scanTool(row)
@@ -68,6 +74,9 @@ func (s *Store) Tool(ctx context.Context, server, name string) (*Tool, error) {
 // ids are skipped; an id asked twice comes back twice). A refused tool
 // comes back too, with its Refusal set.
 func (s *Store) ToolsByID(ctx context.Context, ids []int64) ([]Tool, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	return s.byID(ctx, "reading tools by id", toolColumns, scanTool, ids)
 }
 
@@ -79,6 +88,9 @@ const docColumns = `id, server, name, refusal, doc_name, doc_desc`
 // Ranking reads a few dozen candidates per search and shows a handful;
 // records and cards run to kilobytes.
 func (s *Store) ToolDocs(ctx context.Context, ids []int64) ([]Tool, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	return s.byID(ctx, "reading tool texts by id", docColumns, scanDoc, ids)
 }
 
@@ -127,6 +139,9 @@ func (s *Store) byID(ctx context.Context, op, columns string, scan func(interfac
 // Tools lists a server's tools, refused ones included, by server and name;
 // server "" lists all.
 func (s *Store) Tools(ctx context.Context, server string) ([]Tool, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, "SELECT "+toolColumns+
 		" FROM tools WHERE ? = '' OR server = ? ORDER BY server, name", server, server)
 	if err != nil {

@@ -72,6 +72,11 @@ type Store struct {
 	// so in-process writers queue here (honouring their contexts) rather
 	// than spinning in SQLite's busy handler against each other.
 	writes chan struct{}
+
+	// gate, when not nil, holds every catalog method back until the
+	// check OpenChecking started is over; db and stmts may be replaced
+	// until then.
+	gate *gate
 }
 
 // Open opens (creating if needed) the catalog at path and migrates it.
@@ -153,6 +158,10 @@ func (s *Store) openPool(ctx context.Context) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if g := s.gate; g != nil {
+		g.cancel()
+		<-g.done
+	}
 	s.stmts.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("closing catalog %s: %w", s.path, err)

@@ -32,6 +32,9 @@ const (
 // the catalog. An empty srv.State becomes [StateStored] and a zero
 // srv.LastListed the current time, as in [Store.ReplaceCatalog].
 func (s *Store) TouchCatalog(ctx context.Context, srv Server) (*Unchanged, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	if srv.Listing == "" {
 		return nil, nil
 	}

@@ -28,6 +28,9 @@ const (
 // vectors. A table of another dimension is dropped and created again,
 // empty; the embedding cache is kept.
 func (s *Store) EnsureVectors(ctx context.Context, dim int) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	if dim <= 0 {
 		return fmt.Errorf("creating vector table: dimension %d: %w", dim, ErrDimension)
 	}
@@ -83,6 +86,9 @@ func (s *Store) vectorDim(ctx context.Context, q querier) (int, error) {
 // All vectors share one model: vectors of another model in tool_vectors are
 // dropped first. Needs EnsureVectors; every Vec must have its dimension.
 func (s *Store) PutVectors(ctx context.Context, model string, vs []Vector) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	return s.write(ctx, "storing vectors", func(tx *sql.Tx) error {
 		dim, err := s.vectorDim(ctx, tx)
 		if err != nil {
@@ -157,6 +163,9 @@ ON CONFLICT (model, content_hash) DO UPDATE SET dim = excluded.dim, vec = exclud
 // CachedVector returns the embedding model made of the text with this
 // content hash, if the cache holds it.
 func (s *Store) CachedVector(ctx context.Context, model, contentHash string) ([]float32, bool, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, false, err
+	}
 	var blob []byte
 	err := s.db.QueryRowContext(ctx, "SELECT vec FROM embeddings WHERE model = ? AND content_hash = ?",
 		model, contentHash).Scan(&blob)
@@ -177,6 +186,9 @@ func (s *Store) CachedVector(ctx context.Context, model, contentHash string) ([]
 // cosine distance, nearest first, with Score = 1 - distance: the cosine
 // similarity, in [-1, 1].
 func (s *Store) NearestVectors(ctx context.Context, vec []float32, k int) ([]Hit, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	dim, err := s.vectorDim(ctx, s.db)
 	if err != nil {
 		return nil, s.wrap("searching vectors", err)
@@ -203,6 +215,9 @@ func (s *Store) NearestVectors(ctx context.Context, vec []float32, k int) ([]Hit
 // ToolsWithoutVectors lists the searchable tools with no row in
 // tool_vectors: the ones to embed. Record and Card are left empty.
 func (s *Store) ToolsWithoutVectors(ctx context.Context) ([]Tool, error) {
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
 	if _, err := s.vectorDim(ctx, s.db); err != nil {
 		return nil, s.wrap("listing tools without vectors", err)
 	}

@@ -85,15 +85,14 @@ func runServe(ctx context.Context, e env) error {
 		logger.Warn("config", "warning", w)
 	}
 
-	st, moved, err := store.OpenChecked(ctx, config.DBPath(*dbFile), &store.Options{Logger: logger})
+	// The catalog is checked in the background: initialize and tools/list
+	// need none of it, and every catalog read waits for the check.
+	st, err := store.OpenChecking(ctx, config.DBPath(*dbFile), &store.Options{Logger: logger})
 	if err != nil {
 		return fmt.Errorf("opening the catalog: %w", err)
 	}
 	defer st.Close()
-	if moved != "" {
-		logger.Warn("the catalog was damaged: moved it aside and rebuilding it from the configured servers",
-			"path", st.Path(), "moved_to", moved)
-	}
+	go reportCheck(ctx, st, logger)
 
 	emb, err := bridge.NewEmbedder(cfg, logger)
 	if err != nil {
@@ -127,6 +126,18 @@ func runServe(ctx context.Context, e env) error {
 		return nil
 	}
 	return err
+}
+
+// reportCheck logs what the catalog's start-up check found, once it is over.
+func reportCheck(ctx context.Context, st *store.Store, logger *slog.Logger) {
+	moved, err := st.Checked(ctx)
+	switch {
+	case err != nil && !errors.Is(err, context.Canceled):
+		logger.Error("the catalog cannot be used; discoveries and runs will fail", "path", st.Path(), "err", err)
+	case moved != "":
+		logger.Warn("the catalog was damaged: moved it aside and rebuilding it from the configured servers",
+			"path", st.Path(), "moved_to", moved)
+	}
 }
 
 // serveMemoryLimit is the soft memory limit serve gives the Go runtime,

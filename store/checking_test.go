@@ -1,0 +1,111 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"testing"
+)
+
+// TestOpenChecking: a store opened with OpenChecking answers every catalog
+// method from a file that passed the check: a damaged catalog is moved
+// aside, kept byte for byte, and the methods find the new empty one.
+func TestOpenChecking(t *testing.T) {
+	tests := []struct {
+		name    string
+		damage  func(t *testing.T, path string, size int64)
+		moved   bool
+		wantErr error
+	}{
+		{name: "healthy", damage: func(*testing.T, string, int64) {}},
+		{name: "truncated to half", moved: true, damage: func(t *testing.T, path string, size int64) {
+			if err := os.Truncate(path, size/2); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "pages overwritten", moved: true, damage: func(t *testing.T, path string, size int64) {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			for off := int64(4096); off < size; off += 3 * 4096 {
+				f.WriteAt(bytes.Repeat([]byte{0xA5}, 4096), off)
+			}
+		}},
+		{name: "header overwritten", wantErr: ErrNotCatalog, damage: func(t *testing.T, path string, _ int64) {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			f.WriteAt([]byte("not a header at all, someone wrote here"), 0)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			path, size := filledCatalog(t)
+			tt.damage(t, path, size)
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := OpenChecking(ctx, path, nil)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("OpenChecking = %v, want %v", err, tt.wantErr)
+				}
+				if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+					t.Fatal("the refused file changed")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("OpenChecking: %v", err)
+			}
+			defer st.Close()
+			// Read before asking how the check went: the read must wait.
+			servers, err := st.Servers(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{false: 1, true: 0}[tt.moved]; len(servers) != want {
+				t.Fatalf("%d servers in the catalog, want %d", len(servers), want)
+			}
+			moved, err := st.Checked(ctx)
+			if err != nil {
+				t.Fatalf("Checked: %v", err)
+			}
+			if (moved != "") != tt.moved {
+				t.Fatalf("moved = %q, want moved %v", moved, tt.moved)
+			}
+			if tt.moved {
+				if kept, err := os.ReadFile(moved); err != nil || !bytes.Equal(kept, before) {
+					t.Fatalf("the damaged file was not kept as it was at %s (%v)", moved, err)
+				}
+				mustReplace(t, st, "srv", tool("after", "a tool stored in the new catalog"))
+				if err := st.Check(ctx); err != nil {
+					t.Fatalf("the new catalog: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestOpenCheckingClose: closing a store while its check runs stops the
+// check; later calls fail rather than hang.
+func TestOpenCheckingClose(t *testing.T) {
+	path, _ := filledCatalog(t)
+	st, err := OpenChecking(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Servers(context.Background()); err == nil {
+		t.Fatal("Servers after Close succeeded")
+	}
+}
