@@ -1,25 +1,38 @@
 package bridge
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"sync"
 	"time"
 	"unique"
 )
 
-// Handle lifetimes from the design contract.
+// Handle lifetimes and layout from the design contract.
 const (
 	handleTTL      = 10 * time.Minute // an action id may be used this long after it was issued
-	handleMemory   = time.Hour        // an issued id is remembered this long, to answer "expired"
 	handlePrefix   = "act_"
 	handleBytes    = 16     // 128 random bits
-	handleChars    = 22     // handleBytes in unpadded base64url
-	maxHandlesKept = 200000 // bound on remembered ids, whatever the traffic
+	handleMACBytes = 10     // HMAC-SHA256 of the rest, cut to 80 bits
+	maxHandlesKept = 200000 // bound on live ids, whatever the traffic
+)
+
+// An id spells, in unpadded base64url after handlePrefix, its random bits,
+// the second it was issued (since handles.epoch, big-endian) and a MAC of
+// both and of the session it was issued to, under a key this process drew
+// at random: idBytes in all, idChars characters, with no padding bits to
+// spell two ways.
+const (
+	idBytes     = handleBytes + 4 + handleMACBytes
+	handleChars = idBytes / 3 * 4
 )
 
 // Errors a handle lookup answers with; run_capability maps them onto the
@@ -37,126 +50,140 @@ type action struct {
 	hash   string // schema hash the card was made from
 }
 
-// issued is what is remembered of an id: its random bits are the map key,
-// and its action is kept only while the id is usable. Measured at
-// maxHandlesKept ids: an expired id costs 91 bytes (181 as text-keyed
-// pointers), a live one 139 (269 with the strings each search made). The
-// table was most of the soak's live heap, and Go keeps about twice the
-// live heap from the OS.
+// issued is what is remembered of a live id; its random bits are the map
+// key. An id past handleTTL is forgotten: its MAC alone proves it was
+// issued, so answering "expired" costs no memory.
 type issued struct {
-	act     *action       // nil once past handleTTL: the id can only answer "expired"
-	session any           // the client session the id was issued to
-	at      time.Duration // since handles.epoch
+	act     unique.Handle[action] // one copy per tool, shared by its ids
+	session any                   // the client session the id was issued to
+	at      time.Duration         // since handles.epoch
 }
 
 // handleKey is an id's random bits.
 type handleKey [handleBytes]byte
 
 // handles issues opaque action ids and resolves them for the session they
-// were issued to. Memory is bounded: ids older than handleMemory are dropped,
-// and at most maxHandlesKept are kept.
+// were issued to. Memory holds live ids only, at most maxHandlesKept: an
+// expired id is recognised by its MAC.
 type handles struct {
 	now   func() time.Time
 	rand  io.Reader
-	epoch time.Time // issued.at counts from here
-	// enc writes and reads ids' random bits. It is strict, so that each
-	// key has one spelling: a lax decoder ignores the last character's 4
-	// padding bits and would take 16 spellings of each id.
+	epoch time.Time // issued.at and an id's issue second count from here
+	key   []byte    // the MAC key, random per process: ids die with it
+	// enc writes and reads ids. idBytes is a multiple of 3, so every
+	// character carries 6 bits of the id and each id has one spelling.
 	enc *base64.Encoding
 
 	mu    sync.Mutex
-	byID  map[handleKey]issued // guarded by mu
+	byID  map[handleKey]issued // guarded by mu; live ids
 	order []handleKey          // guarded by mu; ids in issue order, for pruning
 	head  int                  // guarded by mu; order[:head] are already dropped
-	// stale is guarded by mu: order[head:stale] are past handleTTL and
-	// their actions let go, since they can only answer "expired" now.
-	stale int
+	peak  int                  // guarded by mu; most ids byID held since it was last made
 }
 
 func newHandles(now func() time.Time, random io.Reader) *handles {
 	if random == nil {
 		random = rand.Reader
 	}
-	return &handles{now: now, rand: random, epoch: now(), enc: base64.RawURLEncoding.Strict(), byID: make(map[handleKey]issued)}
+	key := make([]byte, sha256.Size)
+	if _, err := io.ReadFull(rand.Reader, key); err != nil {
+		// crypto/rand does not fail on the systems Go supports.
+		panic("bridge: reading a key for action ids: " + err.Error())
+	}
+	return &handles{now: now, rand: random, epoch: now(), key: key, enc: base64.RawURLEncoding.Strict(), byID: make(map[handleKey]issued)}
 }
 
 // issue returns a fresh action id for a, usable by session only.
 func (h *handles) issue(session any, a action) (string, error) {
-	var k handleKey
-	if _, err := io.ReadFull(h.rand, k[:]); err != nil {
+	var id [idBytes]byte
+	k := id[:handleBytes]
+	if _, err := io.ReadFull(h.rand, k); err != nil {
 		return "", fmt.Errorf("reading random bits for an action id: %w", err)
 	}
 	// Thousands of live ids name the same few tools: share one copy of
-	// each string rather than keep the copy each search made.
-	a = action{server: unique.Make(a.server).Value(), tool: unique.Make(a.tool).Value(), hash: unique.Make(a.hash).Value()}
+	// each action rather than keep the strings each search made.
+	act := unique.Make(a)
 	now := h.now().Sub(h.epoch)
+	binary.BigEndian.PutUint32(id[handleBytes:], uint32(now/time.Second))
+	h.sign(id[handleBytes+4:], id[:handleBytes+4], session)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.pruneLocked(now)
-	h.byID[k] = issued{act: &a, session: session, at: now}
-	h.order = append(h.order, k)
-	return handlePrefix + h.enc.EncodeToString(k[:]), nil
+	h.byID[handleKey(k)] = issued{act: act, session: session, at: now}
+	h.order = append(h.order, handleKey(k))
+	return handlePrefix + h.enc.EncodeToString(id[:]), nil
+}
+
+// sign writes into mac the MAC of body issued to session.
+func (h *handles) sign(mac, body []byte, session any) {
+	m := hmac.New(sha256.New, h.key)
+	m.Write(body)
+	m.Write(sessionTag(session))
+	copy(mac, m.Sum(nil))
+}
+
+// sessionTag names a session in a MAC: a Streamable HTTP session by its
+// id, any other by its address (one per connection; an address reused by
+// a later session could at worst make an old id answer "expired" there).
+func sessionTag(session any) []byte {
+	if s, ok := session.(string); ok {
+		return []byte("id:" + s)
+	}
+	return fmt.Appendf(nil, "at:%p", session)
 }
 
 // resolve returns the action behind id for session. A well-formed id this
 // session was given more than handleTTL ago answers errHandleExpired; any
-// other id (forged, mistyped, another session's, forgotten) answers
-// errHandleUnknown.
+// other id (forged, mistyped, another session's, another process's)
+// answers errHandleUnknown.
 func (h *handles) resolve(session any, id string) (action, error) {
-	k, ok := h.key(id)
-	if !ok {
+	var b [idBytes]byte
+	text, ok := strings.CutPrefix(id, handlePrefix)
+	if !ok || len(text) != handleChars {
+		return action{}, errHandleUnknown
+	}
+	if n, err := h.enc.Decode(b[:], []byte(text)); err != nil || n != idBytes {
+		return action{}, errHandleUnknown
+	}
+	var want [handleMACBytes]byte
+	h.sign(want[:], b[:handleBytes+4], session)
+	if !hmac.Equal(want[:], b[handleBytes+4:]) {
 		return action{}, errHandleUnknown
 	}
 	now := h.now().Sub(h.epoch)
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	it, ok := h.byID[k]
-	if !ok || it.session != session {
-		return action{}, errHandleUnknown
-	}
-	if now-it.at >= handleTTL || it.act == nil {
+	it, ok := h.byID[handleKey(b[:handleBytes])]
+	h.mu.Unlock()
+	// The MAC says this process issued the id to this session: gone from
+	// the table, it expired (or, past maxHandlesKept, was let go early).
+	if !ok || it.session != session || now-it.at >= handleTTL {
 		return action{}, errHandleExpired
 	}
-	return *it.act, nil
+	return it.act.Value(), nil
 }
 
-// key returns the random bits id spells, if it is a well-formed id.
-func (h *handles) key(id string) (handleKey, bool) {
-	var k handleKey
-	text, ok := strings.CutPrefix(id, handlePrefix)
-	if !ok || len(text) != handleChars {
-		return k, false
-	}
-	n, err := h.enc.Decode(k[:], []byte(text))
-	return k, err == nil && n == handleBytes
-}
-
-// pruneLocked drops ids past handleMemory and, past maxHandlesKept, the
-// oldest ones; of ids past handleTTL it keeps only the session and the
-// time (an hour of ids at the bound would otherwise keep 200,000 server,
-// tool and hash strings). now counts from h.epoch; h.mu must be held.
+// pruneLocked drops ids past handleTTL and, past maxHandlesKept, the
+// oldest ones. now counts from h.epoch; h.mu must be held.
 func (h *handles) pruneLocked(now time.Duration) {
 	for h.head < len(h.order) {
 		k := h.order[h.head]
-		if now-h.byID[k].at < handleMemory && len(h.order)-h.head < maxHandlesKept {
+		if now-h.byID[k].at < handleTTL && len(h.order)-h.head < maxHandlesKept {
 			break
 		}
 		delete(h.byID, k)
 		h.head++
 	}
-	h.stale = max(h.stale, h.head)
-	for ; h.stale < len(h.order); h.stale++ {
-		k := h.order[h.stale]
-		it := h.byID[k]
-		if now-it.at < handleTTL {
-			break
-		}
-		it.act = nil
-		h.byID[k] = it
-	}
 	if h.head > len(h.order)/2 {
 		h.order = append(h.order[:0:0], h.order[h.head:]...)
-		h.stale -= h.head
 		h.head = 0
+	}
+	// A Go map keeps the buckets of its largest size: after a burst, copy
+	// the few live ids into a map of their size.
+	h.peak = max(h.peak, len(h.byID))
+	if h.peak >= 1024 && len(h.byID) < h.peak/4 {
+		fresh := make(map[handleKey]issued, len(h.byID))
+		maps.Copy(fresh, h.byID) // maps.Clone would keep the buckets too
+		h.byID = fresh
+		h.peak = len(fresh)
 	}
 }

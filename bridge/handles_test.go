@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"runtime"
 	"strings"
@@ -61,12 +63,15 @@ func TestHandleResolve(t *testing.T) {
 		{"fresh, same session", a, same, 0, nil},
 		{"reused within ttl", a, same, handleTTL - time.Second, nil},
 		{"at ttl", a, same, handleTTL, errHandleExpired},
-		{"expired but remembered", a, same, handleMemory - time.Second, errHandleExpired},
+		{"expired an hour ago", a, same, handleTTL + time.Hour, errHandleExpired},
+		{"expired a day ago", a, same, 24 * time.Hour, errHandleExpired},
 		{"other session", b, same, 0, errHandleUnknown},
 		{"other session, expired", b, same, handleTTL + time.Minute, errHandleUnknown},
 		{"forged with prefix", a, func(string) string { return handlePrefix + strings.Repeat("A", handleChars) }, 0, errHandleUnknown},
 		{"mangled", a, func(id string) string { return id[:len(id)-1] + "_" }, 0, errHandleUnknown},
 		{"same bits, other padding", a, otherPadding, 0, errHandleUnknown},
+		{"issue time moved back, expired", a, movedBack, handleTTL + time.Minute, errHandleUnknown},
+		{"random bits changed", a, func(id string) string { return flip(id, len(handlePrefix)) }, 0, errHandleUnknown},
 		{"no prefix", a, func(id string) string { return strings.TrimPrefix(id, handlePrefix) }, 0, errHandleUnknown},
 		{"empty", a, func(string) string { return "" }, 0, errHandleUnknown},
 	}
@@ -92,6 +97,43 @@ func TestHandleResolve(t *testing.T) {
 
 func same(id string) string { return id }
 
+// flip changes the character of id at i.
+func flip(id string, i int) string {
+	c := byte('A')
+	if id[i] == 'A' {
+		c = 'B'
+	}
+	return id[:i] + string(c) + id[i+1:]
+}
+
+// movedBack respells id with an issue time a minute earlier, its MAC kept.
+func movedBack(id string) string {
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(id, handlePrefix))
+	if err != nil {
+		panic(err)
+	}
+	at := binary.BigEndian.Uint32(b[handleBytes:])
+	binary.BigEndian.PutUint32(b[handleBytes:], at-60)
+	return handlePrefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// TestHandlesOfAnotherProcess: an id another process (another key) issued,
+// expired or not, is unknown here.
+func TestHandlesOfAnotherProcess(t *testing.T) {
+	c := newClock()
+	id, err := newHandles(c.now, nil).issue("s", action{tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHandles(c.now, nil)
+	for _, after := range []time.Duration{0, handleTTL + time.Second} {
+		c.advance(after)
+		if _, err := h.resolve("s", id); !errors.Is(err, errHandleUnknown) {
+			t.Errorf("another process's id after %v: err %v, want %v", after, err, errHandleUnknown)
+		}
+	}
+}
+
 // otherPadding respells id's last character with its 4 unused low bits
 // set: a lax base64 decoder reads the same 16 bytes.
 func otherPadding(id string) string {
@@ -100,19 +142,24 @@ func otherPadding(id string) string {
 	return id[:len(id)-1] + string(alphabet[last|0xF])
 }
 
-func TestHandlesForgottenAfterMemory(t *testing.T) {
+// TestHandlesKeepOnlyLiveIDs: an id past its TTL leaves the table, and
+// still answers expired, from its MAC alone.
+func TestHandlesKeepOnlyLiveIDs(t *testing.T) {
 	c := newClock()
 	h := newHandles(c.now, nil)
 	old, _ := h.issue("s", action{tool: "old"})
-	c.advance(handleMemory + time.Second)
+	c.advance(handleTTL + time.Second)
 	if _, err := h.issue("s", action{tool: "new"}); err != nil { // issuing prunes
 		t.Fatal(err)
 	}
-	if _, err := h.resolve("s", old); !errors.Is(err, errHandleUnknown) {
-		t.Fatalf("an id past the memory window: err %v, want %v", err, errHandleUnknown)
-	}
 	if n := h.count(); n != 1 {
 		t.Fatalf("%d ids remembered after pruning, want 1", n)
+	}
+	if _, err := h.resolve("s", old); !errors.Is(err, errHandleExpired) {
+		t.Fatalf("an id no longer remembered: err %v, want %v", err, errHandleExpired)
+	}
+	if _, err := h.resolve("other", old); !errors.Is(err, errHandleUnknown) {
+		t.Fatalf("another session's id no longer remembered: err %v, want %v", err, errHandleUnknown)
 	}
 }
 
@@ -128,8 +175,8 @@ func TestHandlesMemoryIsBounded(t *testing.T) {
 		}
 		c.advance(time.Minute)
 	}
-	if n, limit := h.count(), 61*perMinute; n > limit {
-		t.Fatalf("%d ids remembered after 90 minutes, want at most an hour's worth (%d)", n, limit)
+	if n, limit := h.count(), 11*perMinute; n > limit {
+		t.Fatalf("%d ids remembered after 90 minutes, want at most a TTL's worth (%d)", n, limit)
 	}
 	if len(h.order)-h.head != h.count() {
 		t.Fatalf("prune queue holds %d live ids, map %d", len(h.order)-h.head, h.count())
@@ -147,18 +194,18 @@ func TestHandleIssueWithoutRandomness(t *testing.T) {
 	}
 }
 
-// TestExpiredHandlesLetGoOfTheirAction: an id past its TTL keeps only what
-// the "expired" answer needs; a live one keeps its action.
-func TestExpiredHandlesLetGoOfTheirAction(t *testing.T) {
+// TestExpiredHandlesAreForgotten: an id past its TTL is dropped from the
+// table when the next id is issued, and answers expired all the same.
+func TestExpiredHandlesAreForgotten(t *testing.T) {
 	tests := []struct {
 		name    string
 		age     time.Duration // of the first id when the second is issued
 		wantErr error
-		kept    bool // the first id's action is still held
+		kept    bool // the first id is still in the table
 	}{
 		{"live", handleTTL - time.Second, nil, true},
 		{"expired", handleTTL + time.Second, errHandleExpired, false},
-		{"forgotten", handleMemory + time.Second, errHandleUnknown, false},
+		{"expired long ago", 3 * time.Hour, errHandleExpired, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -175,13 +222,8 @@ func TestExpiredHandlesLetGoOfTheirAction(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && got != a) {
 				t.Errorf("resolve(first) = %+v, %v; want %+v, %v", got, err, a, tt.wantErr)
 			}
-			k, _ := h.key(first)
-			h.mu.Lock()
-			it, ok := h.byID[k]
-			held := ok && it.act != nil
-			h.mu.Unlock()
-			if held != tt.kept {
-				t.Errorf("first id's action held: %v, want %v", held, tt.kept)
+			if kept := h.count() == 2; kept != tt.kept {
+				t.Errorf("first id kept: %v, want %v", kept, tt.kept)
 			}
 			if got, err := h.resolve("s", second); err != nil || got.tool != "next" {
 				t.Errorf("resolve(second) = %+v, %v; want its action", got, err)
@@ -190,11 +232,11 @@ func TestExpiredHandlesLetGoOfTheirAction(t *testing.T) {
 	}
 }
 
-// TestHandlesMemoryPerID bounds the heap each remembered id costs, live
-// and expired: a long burst of discoveries fills the table towards
-// maxHandlesKept, and Go keeps about twice the live heap from the OS.
-// Text keys, pointer values and each search's own strings cost 269 and
-// 181 bytes.
+// TestHandlesMemoryPerID bounds the heap each live id costs, and checks
+// that expired ids cost none: a long burst of discoveries fills the table
+// towards maxHandlesKept, and Go keeps about twice the live heap from the
+// OS. Text keys, pointer values and each search's own strings cost 269
+// bytes a live id; before ids carried a MAC, an expired one cost 91.
 func TestHandlesMemoryPerID(t *testing.T) {
 	const ids = 100000
 	c := newClock()
@@ -215,7 +257,7 @@ func TestHandlesMemoryPerID(t *testing.T) {
 	}
 	live := heap()
 	c.advance(handleTTL)
-	if _, err := h.issue("s", action{}); err != nil { // issuing lets go of expired actions
+	if _, err := h.issue("s", action{}); err != nil { // issuing forgets expired ids
 		t.Fatal(err)
 	}
 	expired := heap()
@@ -224,8 +266,8 @@ func TestHandlesMemoryPerID(t *testing.T) {
 		bytes int64
 		max   int64
 	}{
-		{"live", live - before, 180},
-		{"expired", expired - before, 120},
+		{"live", live - before, 120},
+		{"expired", expired - before, 1},
 	} {
 		per := tt.bytes / ids
 		t.Logf("%s ids: %d heap bytes each", tt.name, per)
