@@ -17,6 +17,7 @@ const (
 	DefaultCursorTTL      = 10 * time.Minute
 	DefaultPagerMaxBytes  = 64 << 20
 	DefaultCursorRemember = time.Hour
+	DefaultMaxCursors     = 20000
 )
 
 // cursorPrefix starts every cursor id; the rest is 130 random bits.
@@ -45,6 +46,11 @@ type PagerOptions struct {
 	// [ErrCursorExpired] rather than [ErrCursorUnknown]. Default
 	// [DefaultCursorRemember]; never less than TTL.
 	Remember time.Duration
+	// MaxCursors caps the cursors remembered: past it the oldest are
+	// forgotten (and answer [ErrCursorUnknown]) before Remember is up, so
+	// that a burst of paging cannot grow memory for an hour. Default
+	// [DefaultMaxCursors].
+	MaxCursors int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -56,6 +62,7 @@ type Pager struct {
 	ttl      time.Duration
 	remember time.Duration
 	maxBytes int64
+	maxKept  int // cursors remembered at most
 	now      func() time.Time
 
 	mu      sync.Mutex
@@ -98,10 +105,14 @@ func NewPager(opts *PagerOptions) *Pager {
 	if o.Remember <= 0 {
 		o.Remember = DefaultCursorRemember
 	}
+	if o.MaxCursors <= 0 {
+		o.MaxCursors = DefaultMaxCursors
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	return &Pager{
+		maxKept:  o.MaxCursors,
 		ttl:      o.TTL,
 		remember: max(o.Remember, o.TTL),
 		maxBytes: o.MaxBytes,
@@ -228,7 +239,8 @@ func withFooter(content []mcp.Content, footer string) []mcp.Content {
 }
 
 // sweep releases results whose cursors have all expired and forgets
-// cursors older than remember. p.mu must be held.
+// cursors older than remember, and the oldest past maxKept. p.mu must be
+// held.
 func (p *Pager) sweep(now time.Time) {
 	live := p.entries[:0]
 	for _, e := range p.entries {
@@ -242,7 +254,7 @@ func (p *Pager) sweep(now time.Time) {
 	p.entries = live
 	for len(p.issued) > 0 {
 		id := p.issued[0]
-		if now.Sub(p.cursors[id].issued) <= p.remember {
+		if now.Sub(p.cursors[id].issued) <= p.remember && len(p.issued) < p.maxKept {
 			break
 		}
 		delete(p.cursors, id)

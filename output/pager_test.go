@@ -306,3 +306,24 @@ func TestKeptPagesHoldWhatTheyCount(t *testing.T) {
 		t.Errorf("the pager counts %d page bytes and holds %d heap bytes (%.2fx)", counted, held, float64(held)/float64(counted))
 	}
 }
+
+// TestCursorsRememberedAreBounded: however fast cursors are minted, at
+// most MaxCursors are remembered; the newest still page.
+func TestCursorsRememberedAreBounded(t *testing.T) {
+	const max = 50
+	p := NewPager(&PagerOptions{MaxCursors: max, Now: newFakeClock().Now})
+	sh := pagedResult(t, 20)
+	var last string
+	for range 4 * max {
+		_, last = pageText(t, p.First(sh))
+	}
+	p.mu.Lock()
+	kept := len(p.cursors)
+	p.mu.Unlock()
+	if kept > max {
+		t.Errorf("%d cursors remembered, want at most %d", kept, max)
+	}
+	if _, err := p.Next(last); err != nil {
+		t.Errorf("the newest cursor: %v", err)
+	}
+}
