@@ -149,7 +149,13 @@ func indexServer(ctx context.Context, s config.Server, st *store.Store, ups *ups
 	if l.Refusal != "" {
 		srv.State, srv.LastError = StatePartial, l.Refusal
 	}
-	rep, err := search.Ingest(ctx, st, srv, raws, o.Ingest)
+	// The listing is read once more, by Ingest, which may let go of it.
+	ingest := search.IngestOptions{Consume: true}
+	if o.Ingest != nil {
+		ingest = *o.Ingest
+		ingest.Consume = true
+	}
+	rep, err := search.Ingest(ctx, st, srv, raws, &ingest)
 	if err != nil {
 		return fail(err)
 	}

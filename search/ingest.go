@@ -17,6 +17,11 @@ type IngestOptions struct {
 	Logger *slog.Logger
 	// Embedder, if set, embeds new and changed tools after they are stored.
 	Embedder *Embedder
+	// Consume lets Ingest let go of the raw tools (it clears raws) once
+	// they are normalized, before the catalog is stored: a 5,000-tool
+	// listing is 16 MB that need not stay alive beside its rows. The
+	// caller must not read raws after.
+	Consume bool
 }
 
 // IngestReport says what Ingest did with one server's catalog.
@@ -71,15 +76,14 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 			rep.Refused = append(rep.Refused, schema.Refusal{Tool: t.Name, Reason: t.Refusal})
 		}
 	} else {
-		tools, refused := schema.NormalizeCatalog(srv.Name, raws)
-		rows, err := catalogRows(tools, refused)
+		rows, refused, err := catalogRows(srv.Name, raws, o.Consume)
 		if err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
 		if err := st.ReplaceCatalog(ctx, srv, rows); err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
-		rep.Stored, rep.Refused = len(tools), refused
+		rep.Stored, rep.Refused = len(rows)-len(refused), refused
 	}
 	if o.Embedder != nil {
 		rep.Embedded, rep.Cached, rep.EmbedErr = embedMissing(ctx, st, o.Embedder)
@@ -91,27 +95,31 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 	return rep, nil
 }
 
-// catalogRows turns normalized and refused tools into store rows. Refused
-// tools keep their reason; one with no name, or a name already taken (a
-// duplicate), is stored under a label that says so, since stored names are
-// unique per server.
-func catalogRows(tools []*schema.Tool, refused []schema.Refusal) ([]store.Tool, error) {
-	rows := make([]store.Tool, 0, len(tools)+len(refused))
-	taken := make(map[string]bool, len(tools)+len(refused))
-	for i, t := range tools {
-		// The row holds what is kept; letting go of the normalized tool
-		// now keeps a 5,000-tool catalog from being held twice at once.
-		tools[i] = nil
-		rec, err := json.Marshal(t.Record)
-		if err != nil {
-			return nil, fmt.Errorf("encoding record of %q: %w", t.Record.Name, err)
+// catalogRows normalizes raws into store rows, one tool at a time, so
+// that a normalized tool is let go as soon as its row is made; with
+// consume, each raw tool is let go too (raws[i] = nil) once normalized.
+// Refused tools keep their reason; one with no name, or a name already
+// taken (a duplicate), is stored under a label that says so, since stored
+// names are unique per server.
+func catalogRows(server string, raws []json.RawMessage, consume bool) ([]store.Tool, []schema.Refusal, error) {
+	rows := make([]store.Tool, 0, len(raws))
+	taken := make(map[string]bool, len(raws))
+	var err error
+	refused := schema.NormalizeCatalogFunc(server, raws, func(i int, t *schema.Tool) {
+		if consume {
+			raws[i] = nil
 		}
-		card, err := json.Marshal(t.Card)
 		if err != nil {
-			return nil, fmt.Errorf("encoding card of %q: %w", t.Record.Name, err)
+			return
 		}
-		taken[t.Record.Name] = true
-		rows = append(rows, store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t)})
+		var row store.Tool
+		if row, err = catalogRow(t); err == nil {
+			taken[t.Record.Name] = true
+			rows = append(rows, row)
+		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, r := range refused {
 		base := r.Tool
@@ -125,7 +133,20 @@ func catalogRows(tools []*schema.Tool, refused []schema.Refusal) ([]store.Tool, 
 		taken[name] = true
 		rows = append(rows, store.Tool{Name: name, Refusal: r.Reason})
 	}
-	return rows, nil
+	return rows, refused, nil
+}
+
+// catalogRow turns one normalized tool into its store row.
+func catalogRow(t *schema.Tool) (store.Tool, error) {
+	rec, err := json.Marshal(t.Record)
+	if err != nil {
+		return store.Tool{}, fmt.Errorf("encoding record of %q: %w", t.Record.Name, err)
+	}
+	card, err := json.Marshal(t.Card)
+	if err != nil {
+		return store.Tool{}, fmt.Errorf("encoding card of %q: %w", t.Record.Name, err)
+	}
+	return store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t)}, nil
 }
 
 // embedMissing embeds every searchable tool without a vector: from the

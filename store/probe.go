@@ -103,7 +103,7 @@ func probe(ctx context.Context, path string, busy time.Duration) (found, error) 
 // probeLive asks SQLite, through a read-only connection, what a WAL
 // database holds.
 func probeLive(ctx context.Context, path string, busy time.Duration) (found, error) {
-	db, err := sql.Open("sqlite", dsn(path, busy, true))
+	db, err := sql.Open("sqlite", dsn(path, busy, true, pageMemory{}))
 	if err != nil {
 		return found{}, fmt.Errorf("opening catalog %s: %w", path, err)
 	}

@@ -158,7 +158,7 @@ func TestTwoProcessesShareOneFile(t *testing.T) {
 // holdWriteLock takes the write lock of path, says "locked" on stdout and
 // keeps the lock until stdin closes.
 func holdWriteLock(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite", dsn(path, time.Second, false))
+	db, err := sql.Open("sqlite", dsn(path, time.Second, false, pageMemoryOf(Options{})))
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func (s *Store) check(ctx context.Context) error {
 		return s.checkFailed(err)
 	}
 	defer func() {
-		if err := setPageMemory(context.WithoutCancel(ctx), c, mmapBytes, cacheKiB); err != nil {
+		if err := setPageMemory(context.WithoutCancel(ctx), c, s.pages.mmap, s.pages.cacheKiB); err != nil {
 			// It still reads right, only slower: kept, since a connection
 			// opened in its place could open another file (see openPool).
 			s.logger.Warn("catalog connection left without its memory map after the check", "err", err)

@@ -86,8 +86,9 @@ func runServe(ctx context.Context, e env) error {
 	}
 
 	// The catalog is checked in the background: initialize and tools/list
-	// need none of it, and every catalog read waits for the check.
-	st, err := store.OpenChecking(ctx, config.DBPath(*dbFile), &store.Options{Logger: logger})
+	// need none of it, and every catalog read waits for the check. Lean:
+	// serve's RSS is what a client's process list shows for it.
+	st, err := store.OpenChecking(ctx, config.DBPath(*dbFile), &store.Options{Logger: logger, Lean: leanStore(cfg)})
 	if err != nil {
 		return fmt.Errorf("opening the catalog: %w", err)
 	}
@@ -152,8 +153,14 @@ const serveMemoryLimit = 128 << 20
 // limitMemory sets serveMemoryLimit unless getenv("GOMEMLIMIT") names
 // one (the runtime has applied that one already).
 func limitMemory(getenv func(string) string) {
+	limitMemoryTo(getenv, serveMemoryLimit)
+}
+
+// limitMemoryTo sets the runtime's soft memory limit to n bytes unless
+// getenv("GOMEMLIMIT") names one.
+func limitMemoryTo(getenv func(string) string, n int64) {
 	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(serveMemoryLimit)
+		debug.SetMemoryLimit(n)
 	}
 }
 
@@ -194,4 +201,12 @@ func serveLogger(file string, level slog.Level, stderr io.Writer) (*slog.Logger,
 		return nil, nil, fmt.Errorf("opening log file: %w", err)
 	}
 	return slog.New(slog.NewTextHandler(f, opts)), func() { f.Close() }, nil
+}
+
+// leanStore reports whether a process serving or indexing cfg should open
+// the catalog lean (store.Options.Lean): unless embeddings are configured,
+// whose nearest-vector searches read the whole vector table each time and
+// are what the memory map pays off for.
+func leanStore(cfg *config.File) bool {
+	return cfg.Bridge.Embeddings == nil
 }
