@@ -304,14 +304,36 @@ func (b *Server) record(c store.Call) {
 const (
 	maxPendingCalls = 1024
 	recordTimeout   = 5 * time.Second
+	// recordBatchWait is how long the recorder gathers calls after one
+	// arrives, to write them in one transaction: a transaction a call cost
+	// a run 0.07 ms of CPU, beside the run on a two-core machine.
+	recordBatchWait = 500 * time.Millisecond
+	maxRecordBatch  = 256
 )
 
-// recordCalls writes queued telemetry until Close closes the queue.
+// recordCalls writes queued telemetry until Close closes the queue: the
+// calls that arrive within recordBatchWait of one go in one transaction.
 func (b *Server) recordCalls() {
+	batch := make([]store.Call, 0, maxRecordBatch)
 	for c := range b.calls {
+		batch = append(batch[:0], c)
+		wait := time.NewTimer(recordBatchWait)
+	gather:
+		for len(batch) < maxRecordBatch {
+			select {
+			case c, ok := <-b.calls:
+				if !ok {
+					break gather // closed: write what is here, then stop
+				}
+				batch = append(batch, c)
+			case <-wait.C:
+				break gather
+			}
+		}
+		wait.Stop()
 		ctx, cancel := context.WithTimeout(context.Background(), recordTimeout)
-		if err := b.st.RecordCall(ctx, c); err != nil {
-			b.logger.Warn("recording call telemetry failed", "server", c.Server, "tool", c.Tool, "err", err)
+		if err := b.st.RecordCalls(ctx, batch); err != nil {
+			b.logger.Warn("recording call telemetry failed", "calls", len(batch), "err", err)
 		}
 		cancel()
 	}

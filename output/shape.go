@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -105,6 +106,11 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	out := wholeText(sh.Sections)
 	sh.BytesOut, sh.TokensOut = len(out), EstimateTokens(out)
 	if res.IsError {
+		sh.pages = [][]piece{wholePage(sh.Sections)}
+		return sh, nil
+	}
+	if utf8.RuneCountInString(out) <= s.limit() {
+		// Small, as most results are: one page, nothing to split or cut.
 		sh.pages = [][]piece{wholePage(sh.Sections)}
 		return sh, nil
 	}

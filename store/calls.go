@@ -35,19 +35,34 @@ const OutcomeOK = "ok"
 
 // RecordCall appends one call to the telemetry. A zero At means now.
 func (s *Store) RecordCall(ctx context.Context, c Call) error {
+	return s.RecordCalls(ctx, []Call{c})
+}
+
+// RecordCalls appends calls to the telemetry in one transaction. A zero At
+// means now.
+func (s *Store) RecordCalls(ctx context.Context, calls []Call) error {
 	if err := s.await(ctx); err != nil {
 		return err
 	}
-	if c.At.IsZero() {
-		c.At = time.Now()
-	}
-	return s.write(ctx, "recording call", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
+	now := time.Now()
+	return s.write(ctx, "recording calls", func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `
 INSERT INTO calls (at, server, tool, bytes_in, bytes_out, tokens_in, tokens_out, pages, latency_ms, outcome)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.At.UnixMilli(), c.Server, c.Tool, c.BytesIn, c.BytesOut, c.TokensIn, c.TokensOut,
-			c.Pages, c.Latency.Milliseconds(), c.Outcome)
-		return err
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, c := range calls {
+			if c.At.IsZero() {
+				c.At = now
+			}
+			if _, err := st.ExecContext(ctx, c.At.UnixMilli(), c.Server, c.Tool, c.BytesIn, c.BytesOut, c.TokensIn, c.TokensOut,
+				c.Pages, c.Latency.Milliseconds(), c.Outcome); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
