@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/output"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/store"
@@ -58,7 +59,7 @@ func BenchmarkRun(b *testing.B) {
 	if err := os.WriteFile(cfgPath, cfgData, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := LoadConfig(cfgPath)
+	cfg, err := config.Load(cfgPath)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func BenchmarkRun(b *testing.B) {
 	b.Run("validate", func(b *testing.B) {
 		timeRuns(b, func() error {
 			c, err := v.Check(params)
-			if err == nil && !c.Valid() {
+			if err == nil && (len(c.Missing) > 0 || len(c.Errors) > 0) {
 				err = fmt.Errorf("invalid: %+v", c)
 			}
 			return err
@@ -158,7 +159,7 @@ func BenchmarkRun(b *testing.B) {
 	})
 	b.Run("memory", func(b *testing.B) {
 		ct, sst := mcp.NewInMemoryTransports()
-		ss, err := br.Server().Connect(ctx, sst, nil)
+		ss, err := br.MCP().Connect(ctx, sst, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
