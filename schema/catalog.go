@@ -9,20 +9,13 @@ import (
 // NormalizeCatalog normalizes one server's whole tools/list in listing order.
 // Tools past the MaxCatalogTools-th, every tool from the one whose bytes take
 // the catalog past MaxCatalogBytes, a second tool with a name already seen,
-// and each tool Normalize refuses are refused with a reason; the others are
-// returned in listing order.
-func NormalizeCatalog(server string, raws []json.RawMessage) (tools []*Tool, refused []Refusal) {
-	refused = NormalizeCatalogFunc(server, raws, func(_ int, t *Tool) { tools = append(tools, t) })
-	return tools, refused
-}
-
-// NormalizeCatalogFunc is [NormalizeCatalog] handing each tool it keeps to
-// keep as soon as it is made, with its index in raws, rather than holding
-// them all: normalized tools weigh about three times their raw bytes (51
-// MB for a 16 MB listing of 5,000 tools), so a caller that turns each into
+// and each tool Normalize refuses are refused with a reason and returned;
+// every other tool is handed to keep, with its index in raws, as soon as it
+// is made. Normalized tools weigh about three times their raw bytes (51 MB
+// for a 16 MB listing of 5,000 tools): a caller that turns each into
 // something smaller holds one catalog at a time. raws[i] is not read again
 // after keep(i, ...).
-func NormalizeCatalogFunc(server string, raws []json.RawMessage, keep func(i int, t *Tool)) (refused []Refusal) {
+func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t *Tool)) (refused []Refusal) {
 	seen := make(map[string]bool, len(raws))
 	total := 0
 	overBudget := false

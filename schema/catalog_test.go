@@ -36,7 +36,7 @@ func TestRealCatalogs(t *testing.T) {
 					_ = json.Unmarshal(raw, &probe)
 					sent[probe.Name] = raw
 				}
-				tools, refused := NormalizeCatalog(server, raws)
+				tools, refused := normalizeAll(server, raws)
 				if len(tools)+len(refused) != len(raws) {
 					t.Fatalf("%s: %d stored + %d refused != %d listed", server, len(tools), len(refused), len(raws))
 				}

@@ -82,3 +82,9 @@ func mustJSON(t testing.TB, v any) []byte {
 	}
 	return b
 }
+
+// normalizeAll is NormalizeCatalog keeping every tool it makes.
+func normalizeAll(server string, raws []json.RawMessage) (tools []*Tool, refused []Refusal) {
+	refused = NormalizeCatalog(server, raws, func(_ int, t *Tool) { tools = append(tools, t) })
+	return tools, refused
+}

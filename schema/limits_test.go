@@ -165,11 +165,11 @@ func TestCatalogToolsLimit(t *testing.T) {
 	for i := range raws {
 		raws[i] = tinyTool(fmt.Sprintf("tool_%04d", i), 0)
 	}
-	tools, refused := NormalizeCatalog("s", raws[:MaxCatalogTools])
+	tools, refused := normalizeAll("s", raws[:MaxCatalogTools])
 	if len(tools) != MaxCatalogTools || len(refused) != 0 {
 		t.Fatalf("%d tools: %d kept, %d refused", MaxCatalogTools, len(tools), len(refused))
 	}
-	tools, refused = NormalizeCatalog("s", raws)
+	tools, refused = normalizeAll("s", raws)
 	if len(tools) != MaxCatalogTools || len(refused) != 1 || refused[0].Tool != "tool_5000" {
 		t.Fatalf("%d tools: %d kept, refused %+v", len(raws), len(tools), refused)
 	}
@@ -187,7 +187,7 @@ func TestCatalogBytesLimit(t *testing.T) {
 		raws[i] = tinyTool(fmt.Sprintf("tool_%02d", i), MaxCatalogBytes/n)
 	}
 	raws = append(raws, json.RawMessage(`1`))
-	tools, refused := NormalizeCatalog("s", raws)
+	tools, refused := normalizeAll("s", raws)
 	if len(tools) != n || len(refused) != 1 {
 		t.Fatalf("%d tools of exactly 16 MiB and one byte more: %d kept, refused %+v", n, len(tools), refused)
 	}
@@ -203,7 +203,7 @@ func TestCatalogDuplicateNames(t *testing.T) {
 		json.RawMessage(`{"name":"a","description":"second","inputSchema":{"type":"object"}}`),
 		json.RawMessage(`{"inputSchema":{"type":"object"}}`),
 	}
-	tools, refused := NormalizeCatalog("s", raws)
+	tools, refused := normalizeAll("s", raws)
 	if len(tools) != 2 || tools[0].Record.Description != "first" || tools[1].Record.Name != "b" {
 		t.Fatalf("kept %d tools: %+v", len(tools), tools)
 	}

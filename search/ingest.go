@@ -105,7 +105,7 @@ func catalogRows(server string, raws []json.RawMessage, consume bool) ([]store.T
 	rows := make([]store.Tool, 0, len(raws))
 	taken := make(map[string]bool, len(raws))
 	var err error
-	refused := schema.NormalizeCatalogFunc(server, raws, func(i int, t *schema.Tool) {
+	refused := schema.NormalizeCatalog(server, raws, func(i int, t *schema.Tool) {
 		if consume {
 			raws[i] = nil
 		}

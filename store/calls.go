@@ -33,11 +33,6 @@ type CallTotal struct {
 // OutcomeOK is the outcome of a call that succeeded.
 const OutcomeOK = "ok"
 
-// RecordCall appends one call to the telemetry. A zero At means now.
-func (s *Store) RecordCall(ctx context.Context, c Call) error {
-	return s.RecordCalls(ctx, []Call{c})
-}
-
 // RecordCalls appends calls to the telemetry in one transaction. A zero At
 // means now.
 func (s *Store) RecordCalls(ctx context.Context, calls []Call) error {

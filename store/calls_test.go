@@ -18,7 +18,7 @@ func TestCallTotals(t *testing.T) {
 		{At: at, Server: "chat", Tool: "post", BytesIn: 1, BytesOut: 2, TokensIn: 1, TokensOut: 1, Pages: 2, Latency: time.Second, Outcome: OutcomeOK},
 	}
 	for _, c := range calls {
-		if err := s.RecordCall(ctx, c); err != nil {
+		if err := s.RecordCalls(ctx, []Call{c}); err != nil {
 			t.Fatal(err)
 		}
 	}

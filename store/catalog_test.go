@@ -267,7 +267,7 @@ func TestRemoveServerRemovesEveryRow(t *testing.T) {
 	if err := s.PutVectors(ctx, "m", vs); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordCall(ctx, Call{At: time.Now(), Server: "mail", Tool: "send_message", Outcome: "ok"}); err != nil {
+	if err := s.RecordCalls(ctx, []Call{{At: time.Now(), Server: "mail", Tool: "send_message", Outcome: "ok"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.RemoveServer(ctx, "mail"); err != nil {

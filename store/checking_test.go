@@ -86,7 +86,7 @@ func TestOpenChecking(t *testing.T) {
 					t.Fatalf("the damaged file was not kept as it was at %s (%v)", moved, err)
 				}
 				mustReplace(t, st, "srv", tool("after", "a tool stored in the new catalog"))
-				if err := st.Check(ctx); err != nil {
+				if err := st.check(ctx); err != nil {
 					t.Fatalf("the new catalog: %v", err)
 				}
 			}

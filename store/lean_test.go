@@ -27,7 +27,7 @@ func TestLeanPageMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if err := s.Check(ctx); err != nil {
+			if err := s.check(ctx); err != nil {
 				t.Fatal(err)
 			}
 			// Every pooled connection, the one the check ran on included.

@@ -96,7 +96,7 @@ func churn(ctx context.Context, path, prefix string) error {
 		if err := s.ReplaceCatalog(ctx, Server{Name: server}, tools); err != nil {
 			return err
 		}
-		if err := s.RecordCall(ctx, Call{Server: server, Tool: "tool_00", Outcome: OutcomeOK}); err != nil {
+		if err := s.RecordCalls(ctx, []Call{{Server: server, Tool: "tool_00", Outcome: OutcomeOK}}); err != nil {
 			return err
 		}
 		if _, err := s.MatchWords(ctx, prefix, [5]float64{1, 1, 1, 1, 1}, 10); err != nil {
@@ -199,7 +199,7 @@ func TestLockedDatabase(t *testing.T) {
 		{"ReplaceCatalog", func() error {
 			return locked.ReplaceCatalog(ctx, Server{Name: "mail"}, []Tool{tool("other", "Other")})
 		}},
-		{"RecordCall", func() error { return locked.RecordCall(ctx, Call{Server: "mail", Tool: "send_message"}) }},
+		{"RecordCalls", func() error { return locked.RecordCalls(ctx, []Call{{Server: "mail", Tool: "send_message"}}) }},
 		{"EnsureVectors", func() error { return locked.EnsureVectors(ctx, 4) }},
 	}
 	for _, w := range writes {

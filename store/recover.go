@@ -20,7 +20,7 @@ import (
 // overwritten in part, or failing its integrity check.
 var ErrCorrupt = errors.New("store: catalog is corrupt")
 
-// Check runs SQLite's quick_check over the whole catalog. A damaged file is
+// check runs SQLite's quick_check over the whole catalog. A damaged file is
 // an error wrapping [ErrCorrupt] that quotes SQLite's first findings.
 //
 // The check reads every page of the file. Through the connection's memory
@@ -30,15 +30,6 @@ var ErrCorrupt = errors.New("store: catalog is corrupt")
 // file through its page cache instead, bounded by checkCacheKiB, and gets
 // its map and cache size back after, which frees those pages. It takes
 // about twice as long (0.14 -> 0.3 s on that catalog), once per serve.
-func (s *Store) Check(ctx context.Context) error {
-	if err := s.await(ctx); err != nil {
-		return err
-	}
-	return s.check(ctx)
-}
-
-// check is Check without waiting for a check in progress: the one
-// [OpenChecking] starts runs it.
 func (s *Store) check(ctx context.Context) error {
 	c, err := s.db.Conn(ctx)
 	if err != nil {
@@ -79,7 +70,7 @@ func (s *Store) check(ctx context.Context) error {
 	return nil
 }
 
-// checkCacheKiB bounds the page cache of the connection running Check.
+// checkCacheKiB bounds the page cache of the connection running check.
 const checkCacheKiB = 2 << 10
 
 // setPageMemory sets the memory map and page cache size of one connection:
@@ -112,9 +103,9 @@ func isCorrupt(err error) bool {
 	return false
 }
 
-// OpenChecked opens the catalog at path like [Open] and checks it with
-// [Store.Check]. A file that carries capbridge's application id and that
-// SQLite cannot read, or that fails the check, is moved aside, with its -wal
+// OpenChecked opens the catalog at path like [Open] and runs SQLite's
+// quick_check over it. A file that carries capbridge's application id and
+// that SQLite cannot read, or that fails the check, is moved aside, with its -wal
 // and -shm files, to path.corrupt-TIME, and a new empty catalog is created
 // in its place: moved names where the damaged file went ("" when nothing
 // was moved), and the caller rebuilds the catalog from its servers.

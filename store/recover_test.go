@@ -112,7 +112,7 @@ func TestOpenChecked(t *testing.T) {
 				if err != nil || !bytes.Equal(kept, before) {
 					t.Fatalf("the damaged file was not kept as it was at %s (%v)", moved, err)
 				}
-				if err := st.Check(context.Background()); err != nil {
+				if err := st.check(context.Background()); err != nil {
 					t.Fatalf("the new catalog: %v", err)
 				}
 			}

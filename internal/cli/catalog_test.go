@@ -151,7 +151,7 @@ func TestStatsOnAPopulatedCatalog(t *testing.T) {
 		{Server: "helpdesk", Tool: "create_ticket", Outcome: "invalid_params"},
 	}
 	for _, c := range calls {
-		if err := st.RecordCall(context.Background(), c); err != nil {
+		if err := st.RecordCalls(context.Background(), []store.Call{c}); err != nil {
 			t.Fatal(err)
 		}
 	}

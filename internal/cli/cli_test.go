@@ -189,7 +189,8 @@ func storeDemoCatalog(t *testing.T, dbPath string) storedCatalog {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tools, refusals := schema.NormalizeCatalog(server, raws)
+		var tools []*schema.Tool
+		refusals := schema.NormalizeCatalog(server, raws, func(_ int, t *schema.Tool) { tools = append(tools, t) })
 		var rows []store.Tool
 		for _, tool := range tools {
 			record, _ := json.Marshal(tool.Record)
