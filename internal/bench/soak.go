@@ -346,7 +346,7 @@ func soakVerdict(samples []soakSample, baseline, closed soakSample, c *soakCount
 	if c.protocolErrors.Load() > 0 {
 		growing = append(growing, fmt.Sprintf("%d protocol errors", c.protocolErrors.Load()))
 	}
-	judged := fmt.Sprintf("from %v to %v: heap %s -> %s, heap goal %s -> %s, Go-held %s -> %s, RSS %s -> %s, RSS - Go-held %s -> %s, goroutines %d -> %d, fds %d -> %d; page bytes %d -> %d (capped by the pager), action ids %d -> %d (kept 1 h, at most 200,000); %d runs, %d upstream_error from crashes",
+	judged := fmt.Sprintf("from %v to %v: heap %s -> %s, heap goal %s -> %s, Go-held %s -> %s, RSS %s -> %s, RSS - Go-held %s -> %s, goroutines %d -> %d, fds %d -> %d; page bytes %d -> %d (capped by the pager), action ids %d -> %d (live ones only, at most 200,000); %d runs, %d upstream_error from crashes",
 		first.at.Round(time.Second), last.at.Round(time.Second), MiB(first.heap), MiB(last.heap), MiB(first.heapGoal), MiB(last.heapGoal),
 		MiB(first.goHeld), MiB(last.goHeld), MiB(first.rss), MiB(last.rss), MiB(first.notGo()), MiB(last.notGo()),
 		first.goroutines, last.goroutines, first.fds, last.fds, first.gauges.PageBytes, last.gauges.PageBytes,
