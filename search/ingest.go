@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"log/slog"
 	"slices"
 
@@ -17,10 +18,10 @@ type IngestOptions struct {
 	Logger *slog.Logger
 	// Embedder, if set, embeds new and changed tools after they are stored.
 	Embedder *Embedder
-	// Consume lets Ingest let go of the raw tools (it clears raws) once
-	// they are normalized, before the catalog is stored: a 5,000-tool
-	// listing is 16 MB that need not stay alive beside its rows. The
-	// caller must not read raws after.
+	// Consume lets Ingest let go of each raw tool (raws[i] = nil) once it
+	// is normalized and stored: a 5,000-tool listing is 16 MB that need not
+	// stay alive while the catalog is stored. The caller must not read raws
+	// after.
 	Consume bool
 }
 
@@ -76,14 +77,11 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 			rep.Refused = append(rep.Refused, schema.Refusal{Tool: t.Name, Reason: t.Refusal})
 		}
 	} else {
-		rows, refused, err := catalogRows(srv.Name, raws, o.Consume)
-		if err != nil {
+		var made rowsMade
+		if err := st.ReplaceCatalog(ctx, srv, catalogRows(srv.Name, raws, o.Consume, &made)); err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
-		if err := st.ReplaceCatalog(ctx, srv, rows); err != nil {
-			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
-		}
-		rep.Stored, rep.Refused = len(rows)-len(refused), refused
+		rep.Stored, rep.Refused = made.stored, made.refused
 	}
 	if o.Embedder != nil {
 		rep.Embedded, rep.Cached, rep.EmbedErr = embedMissing(ctx, st, o.Embedder)
@@ -95,45 +93,60 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 	return rep, nil
 }
 
-// catalogRows normalizes raws into store rows, one tool at a time, so
-// that a normalized tool is let go as soon as its row is made; with
-// consume, each raw tool is let go too (raws[i] = nil) once normalized.
-// Refused tools keep their reason; one with no name, or a name already
-// taken (a duplicate), is stored under a label that says so, since stored
-// names are unique per server.
-func catalogRows(server string, raws []json.RawMessage, consume bool) ([]store.Tool, []schema.Refusal, error) {
-	rows := make([]store.Tool, 0, len(raws))
-	taken := make(map[string]bool, len(raws))
-	var err error
-	refused := schema.NormalizeCatalog(server, raws, func(i int, t *schema.Tool) {
-		if consume {
-			raws[i] = nil
-		}
-		if err != nil {
+// rowsMade is what catalogRows made, once its rows were read.
+type rowsMade struct {
+	stored  int              // searchable rows
+	refused []schema.Refusal // one row each
+}
+
+// catalogRows returns the store rows of raws, each normalized as it is
+// read, so that neither all normalized tools nor all rows are ever held
+// at once; with consume, each raw tool is let go too (raws[i] = nil) once
+// normalized. Refused tools come last and keep their reason; one with no
+// name, or a name already taken (a duplicate), is stored under a label
+// that says so, since stored names are unique per server. Once the rows
+// were read, made says what they were.
+func catalogRows(server string, raws []json.RawMessage, consume bool, made *rowsMade) iter.Seq2[store.Tool, error] {
+	return func(yield func(store.Tool, error) bool) {
+		*made = rowsMade{}
+		taken := make(map[string]bool, len(raws))
+		stopped := false
+		refused := schema.NormalizeCatalog(server, raws, func(i int, t *schema.Tool) {
+			if consume {
+				raws[i] = nil
+			}
+			if stopped {
+				return
+			}
+			row, err := catalogRow(t)
+			if err != nil {
+				yield(store.Tool{}, err)
+				stopped = true
+				return
+			}
+			taken[t.Record.Name] = true
+			made.stored++
+			stopped = !yield(row, nil)
+		})
+		made.refused = refused
+		if stopped {
 			return
 		}
-		var row store.Tool
-		if row, err = catalogRow(t); err == nil {
-			taken[t.Record.Name] = true
-			rows = append(rows, row)
+		for _, r := range refused {
+			base := r.Tool
+			if base == "" {
+				base = "(unnamed)"
+			}
+			name := base
+			for n := 2; taken[name]; n++ {
+				name = fmt.Sprintf("%s (refused %d)", base, n)
+			}
+			taken[name] = true
+			if !yield(store.Tool{Name: name, Refusal: r.Reason}, nil) {
+				return
+			}
 		}
-	})
-	if err != nil {
-		return nil, nil, err
 	}
-	for _, r := range refused {
-		base := r.Tool
-		if base == "" {
-			base = "(unnamed)"
-		}
-		name := base
-		for n := 2; taken[name]; n++ {
-			name = fmt.Sprintf("%s (refused %d)", base, n)
-		}
-		taken[name] = true
-		rows = append(rows, store.Tool{Name: name, Refusal: r.Reason})
-	}
-	return rows, refused, nil
 }
 
 // catalogRow turns one normalized tool into its store row.

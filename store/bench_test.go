@@ -193,7 +193,7 @@ func BenchmarkReplaceCatalog5000(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			timed(b, func() error { return s.ReplaceCatalog(ctx, srv, tools) })
+			timed(b, func() error { return s.ReplaceCatalog(ctx, srv, toolSeq(tools...)) })
 			b.StopTimer()
 			s.Close()
 			b.StartTimer()
@@ -206,13 +206,13 @@ func BenchmarkReplaceCatalog5000(b *testing.B) {
 	}{{"unchanged", tools}, {"changed", changed}} {
 		b.Run(tc.name, func(b *testing.B) {
 			s, _ := openTemp(b)
-			if err := s.ReplaceCatalog(ctx, srv, tools); err != nil {
+			if err := s.ReplaceCatalog(ctx, srv, toolSeq(tools...)); err != nil {
 				b.Fatal(err)
 			}
 			versions := [2][]Tool{tc.next, tools}
 			i := 0
 			for b.Loop() {
-				timed(b, func() error { return s.ReplaceCatalog(ctx, srv, versions[i%2]) })
+				timed(b, func() error { return s.ReplaceCatalog(ctx, srv, toolSeq(versions[i%2]...)) })
 				i++
 			}
 			report(b)
@@ -238,7 +238,7 @@ func BenchmarkOpen5000(b *testing.B) {
 func benchOpen(b *testing.B, open func(context.Context, string) (*Store, error)) {
 	ctx := context.Background()
 	s, path := openTemp(b)
-	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
+	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, toolSeq(benchTools(b, benchSize)...)); err != nil {
 		b.Fatal(err)
 	}
 	s.Close()
@@ -262,7 +262,7 @@ func benchOpen(b *testing.B, open func(context.Context, string) (*Store, error))
 func BenchmarkSearchTables5000(b *testing.B) {
 	ctx := context.Background()
 	s, _ := openTemp(b)
-	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
+	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, toolSeq(benchTools(b, benchSize)...)); err != nil {
 		b.Fatal(err)
 	}
 	weights := [5]float64{4, 1, 2, 1, 1}
@@ -308,7 +308,7 @@ func BenchmarkSearchTables5000(b *testing.B) {
 func BenchmarkVectors5000(b *testing.B) {
 	ctx := context.Background()
 	s, _ := openTemp(b)
-	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, benchTools(b, benchSize)); err != nil {
+	if err := s.ReplaceCatalog(ctx, Server{Name: "bench"}, toolSeq(benchTools(b, benchSize)...)); err != nil {
 		b.Fatal(err)
 	}
 	const dim = 384

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"time"
 )
 
@@ -64,7 +65,11 @@ const StateStored = "stored"
 // nothing rewrites little. Tool.ID and Tool.Server of tools are ignored;
 // names must be unique. An empty srv.State becomes [StateStored] and a zero
 // srv.LastListed the current time.
-func (s *Store) ReplaceCatalog(ctx context.Context, srv Server, tools []Tool) error {
+//
+// tools is read once, inside the transaction, one tool at a time: a caller
+// that makes each as it is asked for never holds the whole catalog. An
+// error it yields fails the replace.
+func (s *Store) ReplaceCatalog(ctx context.Context, srv Server, tools iter.Seq2[Tool, error]) error {
 	if err := s.await(ctx); err != nil {
 		return err
 	}

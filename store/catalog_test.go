@@ -13,11 +13,11 @@ func TestReplaceCatalogStoresAndReads(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	listed := time.UnixMilli(1_790_000_000_000)
-	err := s.ReplaceCatalog(ctx, Server{Name: "mail", Fingerprint: "fp", LastListed: listed, Bytes: 1234}, []Tool{
+	err := s.ReplaceCatalog(ctx, Server{Name: "mail", Fingerprint: "fp", LastListed: listed, Bytes: 1234}, toolSeq(
 		tool("send_message", "Send an email message", "to", "body"),
 		tool("list_folders", "List mail folders"),
 		refused("huge_tool", "input schema 300 KiB over the 256 KiB limit"),
-	})
+	))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestReplaceCatalogFailureKeepsPrevious(t *testing.T) {
 			s, _ := openTemp(t)
 			mustReplace(t, s, "mail", tool("send_message", "Send an email"), tool("list_folders", "List folders"))
 			before := snapshot(t, s)
-			err := s.ReplaceCatalog(tt.ctx, Server{Name: "mail", Fingerprint: "new"}, tt.tools)
+			err := s.ReplaceCatalog(tt.ctx, Server{Name: "mail", Fingerprint: "new"}, toolSeq(tt.tools...))
 			if err == nil {
 				t.Fatal("ReplaceCatalog succeeded, want an error")
 			}

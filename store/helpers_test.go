@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"testing"
 )
@@ -36,7 +37,7 @@ func refused(name, reason string) Tool {
 
 func mustReplace(t testing.TB, s *Store, server string, tools ...Tool) {
 	t.Helper()
-	if err := s.ReplaceCatalog(context.Background(), Server{Name: server, Fingerprint: "fp-" + server}, tools); err != nil {
+	if err := s.ReplaceCatalog(context.Background(), Server{Name: server, Fingerprint: "fp-" + server}, toolSeq(tools...)); err != nil {
 		t.Fatalf("ReplaceCatalog(%s): %v", server, err)
 	}
 }
@@ -88,4 +89,15 @@ func queryPlan(t *testing.T, s *Store, q string, args ...any) []string {
 		t.Fatal(err)
 	}
 	return plan
+}
+
+// toolSeq is tools as ReplaceCatalog reads them.
+func toolSeq(tools ...Tool) iter.Seq2[Tool, error] {
+	return func(yield func(Tool, error) bool) {
+		for _, t := range tools {
+			if !yield(t, nil) {
+				return
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 )
 
@@ -113,30 +114,57 @@ func (w *indexWriter) close() {
 	}
 }
 
-// replace turns server's stored rows old into tools. Every search row to
-// remove goes first and every one to add after: FTS5 flushes its pending
-// inserts before a delete, so interleaving them would cost a flush a tool.
-func (w *indexWriter) replace(ctx context.Context, server string, old []storedDoc, tools []Tool) error {
+// replace turns server's stored rows old into tools, read once, in order.
+// Every search row to remove goes before every one to add: FTS5 flushes
+// its pending inserts before a delete, so interleaving them would cost a
+// flush a tool. So each tool's row is written as it is read, and only the
+// search text of the tools to index is kept for a second pass: not whole
+// rows, which for 5,000 tools (each with the tool as sent, its canonical
+// schema and its card) held 56 MB.
+func (w *indexWriter) replace(ctx context.Context, server string, old []storedDoc, tools iter.Seq2[Tool, error]) error {
 	stored := make(map[string]storedDoc, len(old))
 	for _, o := range old {
 		stored[o.name] = o
 	}
-	hashes := make([]string, len(tools))
-	listed := make(map[string]bool, len(tools))
-	for i, t := range tools {
-		hashes[i] = contentHash(t.Doc)
-		if listed[t.Name] {
-			continue // a second tool of the same name fails at its insert
+	type toIndex struct {
+		id  int64
+		doc Doc
+	}
+	var later []toIndex
+	for t, err := range tools {
+		if err != nil {
+			return err
 		}
-		listed[t.Name] = true
-		if o, ok := stored[t.Name]; ok && !keepsIndex(o, t, hashes[i]) {
-			if err := w.unindex(ctx, o); err != nil {
+		hash := contentHash(t.Doc)
+		o, ok := stored[t.Name]
+		id := o.id
+		if ok {
+			delete(stored, t.Name) // consumed: a duplicate name inserts, and fails
+			keep := keepsIndex(o, t, hash)
+			if !keep {
+				if err := w.unindex(ctx, o); err != nil {
+					return err
+				}
+			}
+			if _, err := w.updateTool.ExecContext(ctx, t.Hash, t.Record, t.Card, t.Refusal, hash,
+				t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id); err != nil {
+				return fmt.Errorf("updating tool %q: %w", t.Name, err)
+			}
+			if keep {
+				continue // same text: search and vector rows stay
+			}
+		} else {
+			var err error
+			if id, err = w.insert(ctx, server, t, hash); err != nil {
 				return err
 			}
 		}
+		if t.Refusal == "" {
+			later = append(later, toIndex{id, t.Doc})
+		}
 	}
 	for _, o := range old {
-		if listed[o.name] {
+		if _, unlisted := stored[o.name]; !unlisted {
 			continue
 		}
 		if err := w.unindex(ctx, o); err != nil {
@@ -146,29 +174,9 @@ func (w *indexWriter) replace(ctx context.Context, server string, old []storedDo
 			return fmt.Errorf("deleting tool %q: %w", o.name, err)
 		}
 	}
-
-	for i, t := range tools {
-		o, ok := stored[t.Name]
-		id := o.id
-		if ok {
-			delete(stored, t.Name) // consumed: a duplicate name inserts, and fails
-			if _, err := w.updateTool.ExecContext(ctx, t.Hash, t.Record, t.Card, t.Refusal, hashes[i],
-				t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id); err != nil {
-				return fmt.Errorf("updating tool %q: %w", t.Name, err)
-			}
-			if keepsIndex(o, t, hashes[i]) {
-				continue // same text: search and vector rows stay
-			}
-		} else {
-			var err error
-			if id, err = w.insert(ctx, server, t, hashes[i]); err != nil {
-				return err
-			}
-		}
-		if t.Refusal == "" {
-			if err := w.index(ctx, id, t.Doc); err != nil {
-				return err
-			}
+	for _, x := range later {
+		if err := w.index(ctx, x.id, x.doc); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -191,7 +191,7 @@ func TestOpenConcurrentlyCreates(t *testing.T) {
 			s, err := Open(context.Background(), path, nil)
 			if err == nil {
 				err = s.ReplaceCatalog(context.Background(), Server{Name: string(rune('a' + i))},
-					[]Tool{tool("t", "a tool")})
+					toolSeq(tool("t", "a tool")))
 				s.Close()
 			}
 			errs[i] = err

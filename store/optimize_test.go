@@ -28,7 +28,7 @@ func TestSearchIndexMerged(t *testing.T) {
 		{"stored one server at a time", func() error {
 			for i := range 20 {
 				srv := Server{Name: fmt.Sprintf("srv%02d", i)}
-				if err := s.ReplaceCatalog(ctx, srv, []Tool{tool(fmt.Sprintf("tool_%d", i), "sends weather reports")}); err != nil {
+				if err := s.ReplaceCatalog(ctx, srv, toolSeq(tool(fmt.Sprintf("tool_%d", i), "sends weather reports"))); err != nil {
 					return err
 				}
 			}
@@ -36,10 +36,10 @@ func TestSearchIndexMerged(t *testing.T) {
 		}, 20},
 		{"server removed", func() error { return s.RemoveServer(ctx, "srv03") }, 19},
 		{"server refreshed unchanged", func() error {
-			return s.ReplaceCatalog(ctx, Server{Name: "srv04"}, []Tool{tool("tool_4", "sends weather reports")})
+			return s.ReplaceCatalog(ctx, Server{Name: "srv04"}, toolSeq(tool("tool_4", "sends weather reports")))
 		}, 19},
 		{"server changed", func() error {
-			return s.ReplaceCatalog(ctx, Server{Name: "srv05"}, []Tool{tool("tool_5", "forecasts rain")})
+			return s.ReplaceCatalog(ctx, Server{Name: "srv05"}, toolSeq(tool("tool_5", "forecasts rain")))
 		}, 18},
 	}
 	for _, st := range steps {

@@ -93,7 +93,7 @@ func churn(ctx context.Context, path, prefix string) error {
 			tools[i] = tool(fmt.Sprintf("tool_%02d", i),
 				fmt.Sprintf("%s round %d tool %d word%d", prefix, round, i, (round+i)%7))
 		}
-		if err := s.ReplaceCatalog(ctx, Server{Name: server}, tools); err != nil {
+		if err := s.ReplaceCatalog(ctx, Server{Name: server}, toolSeq(tools...)); err != nil {
 			return err
 		}
 		if err := s.RecordCalls(ctx, []Call{{Server: server, Tool: "tool_00", Outcome: OutcomeOK}}); err != nil {
@@ -197,7 +197,7 @@ func TestLockedDatabase(t *testing.T) {
 		do   func() error
 	}{
 		{"ReplaceCatalog", func() error {
-			return locked.ReplaceCatalog(ctx, Server{Name: "mail"}, []Tool{tool("other", "Other")})
+			return locked.ReplaceCatalog(ctx, Server{Name: "mail"}, toolSeq(tool("other", "Other")))
 		}},
 		{"RecordCalls", func() error { return locked.RecordCalls(ctx, []Call{{Server: "mail", Tool: "send_message"}}) }},
 		{"EnsureVectors", func() error { return locked.EnsureVectors(ctx, 4) }},
@@ -222,7 +222,7 @@ func TestLockedDatabase(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("locker: %v", err)
 	}
-	if err := locked.ReplaceCatalog(ctx, Server{Name: "mail"}, []Tool{tool("other", "Other")}); err != nil {
+	if err := locked.ReplaceCatalog(ctx, Server{Name: "mail"}, toolSeq(tool("other", "Other"))); err != nil {
 		t.Errorf("ReplaceCatalog after the lock went: %v", err)
 	}
 	if n := count(t, locked, "SELECT count(*) FROM calls"); n != 0 {

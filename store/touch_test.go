@@ -25,7 +25,7 @@ func TestTouchCatalog(t *testing.T) {
 			ctx := context.Background()
 			if tt.stored != "-" {
 				err := s.ReplaceCatalog(ctx, Server{Name: "srv", Fingerprint: "fp1", Listing: tt.stored},
-					[]Tool{tool("alpha", "first"), tool("beta", "second"), refused("gamma", "too deep")})
+					toolSeq(tool("alpha", "first"), tool("beta", "second"), refused("gamma", "too deep")))
 				if err != nil {
 					t.Fatal(err)
 				}

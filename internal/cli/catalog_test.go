@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestServersOnAPopulatedCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	const reason = "input schema is 300 KiB, over the 256 KiB limit"
-	err = st.ReplaceCatalog(context.Background(), store.Server{Name: "huge"}, []store.Tool{{Name: "bulk_import", Refusal: reason}})
+	err = st.ReplaceCatalog(context.Background(), store.Server{Name: "huge"}, storeTools(store.Tool{Name: "bulk_import", Refusal: reason}))
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -304,5 +305,16 @@ func TestIndexedDemoServers(t *testing.T) {
 	}
 	if len(report.Servers) != 1 || report.Servers[0].Name != "crm" {
 		t.Errorf("stats after removing helpdesk still counts it: %+v", report.Servers)
+	}
+}
+
+// storeTools is tools as store.ReplaceCatalog reads them.
+func storeTools(tools ...store.Tool) iter.Seq2[store.Tool, error] {
+	return func(yield func(store.Tool, error) bool) {
+		for _, t := range tools {
+			if !yield(t, nil) {
+				return
+			}
+		}
 	}
 }

@@ -211,7 +211,7 @@ func storeDemoCatalog(t *testing.T, dbPath string) storedCatalog {
 		for _, raw := range raws {
 			size += int64(len(raw))
 		}
-		if err := st.ReplaceCatalog(ctx, store.Server{Name: server, Bytes: size}, rows); err != nil {
+		if err := st.ReplaceCatalog(ctx, store.Server{Name: server, Bytes: size}, storeTools(rows...)); err != nil {
 			t.Fatal(err)
 		}
 		got.tools[server] = len(tools)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/capbridge/capbridge/bridge"
 	"github.com/capbridge/capbridge/bridge/config"
@@ -71,7 +70,6 @@ func runIndex(ctx context.Context, e env) error {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-	limitMemoryTo(os.Getenv, indexMemoryLimit)
 	st, moved, err := store.OpenChecked(ctx, config.DBPath(*dbPath), &store.Options{Lean: leanStore(cfg)})
 	if err != nil {
 		return err
@@ -125,13 +123,3 @@ func configuredNames(cfg *config.File) []string {
 	}
 	return names
 }
-
-// indexMemoryLimit is the soft memory limit index gives the Go runtime,
-// unless GOMEMLIMIT sets one. Storing a catalog holds all its rows in one
-// transaction: 56 MB of live heap for 5,000 tools (16 MB listed; a row
-// keeps the tool as sent and its canonical schema, its card and its search
-// text), and Go lets the heap grow to twice its live data, so that index
-// peaked at 163 MiB of RSS. With this limit it peaked at 105 MiB, in the
-// same CPU time. The limit is soft: indexing several large catalogs at once
-// costs more collection, never a failed allocation.
-const indexMemoryLimit = 80 << 20

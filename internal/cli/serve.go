@@ -153,14 +153,8 @@ const serveMemoryLimit = 128 << 20
 // limitMemory sets serveMemoryLimit unless getenv("GOMEMLIMIT") names
 // one (the runtime has applied that one already).
 func limitMemory(getenv func(string) string) {
-	limitMemoryTo(getenv, serveMemoryLimit)
-}
-
-// limitMemoryTo sets the runtime's soft memory limit to n bytes unless
-// getenv("GOMEMLIMIT") names one.
-func limitMemoryTo(getenv func(string) string, n int64) {
 	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(n)
+		debug.SetMemoryLimit(serveMemoryLimit)
 	}
 }
 

@@ -6,9 +6,8 @@ import (
 	"testing"
 )
 
-// TestLimitMemory: serve (and index, through limitMemoryTo) sets its soft
-// memory limit unless GOMEMLIMIT names one, which the runtime has then
-// applied already.
+// TestLimitMemory: serve sets its soft memory limit unless GOMEMLIMIT
+// names one, which the runtime has then applied already.
 func TestLimitMemory(t *testing.T) {
 	was := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(was) })
