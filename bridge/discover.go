@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -83,6 +84,11 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return b.discoveryFailed(err), nil
 	}
+	if len(ans.Matches) == 0 {
+		if down := b.unavailable(ctx, cfg); down != "" {
+			ans.Note += " " + down
+		}
+	}
 	return textAnswer(ans, false), nil
 }
 
@@ -104,6 +110,34 @@ func Scope(cfg *config.File) func(server, tool string) bool {
 		sc, ok := cfg.Servers[server]
 		return ok && !sc.Disabled && sc.Allows(tool)
 	}
+}
+
+// unavailable says in one short line which configured servers a discovery
+// could not search and why: those still being indexed (a server that is
+// slow to start, or never answers) and those whose last listing failed.
+// "" when every server is available.
+func (b *Server) unavailable(ctx context.Context, cfg *config.File) string {
+	var parts []string
+	busy := b.indexer.busy()
+	for _, name := range busy {
+		if s, ok := cfg.Servers[name]; ok && !s.Disabled {
+			parts = append(parts, name+" (still starting)")
+		}
+	}
+	servers, err := b.st.Servers(ctx)
+	if err == nil {
+		for _, s := range servers {
+			c, ok := cfg.Servers[s.Name]
+			if !ok || c.Disabled || s.State != StateFailing || slices.Contains(busy, s.Name) {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(s.LastError, 100)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return sanitized("Unavailable servers: "+strings.Join(parts, "; ")+".", 400)
 }
 
 // match is one ranked tool with what its card needs.

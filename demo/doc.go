@@ -61,6 +61,7 @@
 //
 //	banner            print a non-JSON line on stdout before speaking JSON-RPC (stdio only)
 //	exit-at-start     exit with status 3 at once (stdio only)
+//	mute              read every message and answer none, initialize included (stdio only)
 //	crash-on-call[:N] exit with status 4 in the middle of the Nth tools/call (default 1st)
 //	garbage           write a non-JSON line on stdout after every message (stdio only)
 //	hang              never answer tools/call (the process still ends on stdin EOF)

@@ -26,6 +26,7 @@ const (
 	FaultNone         FaultMode = ""
 	FaultBanner       FaultMode = "banner"
 	FaultExitAtStart  FaultMode = "exit-at-start"
+	FaultMute         FaultMode = "mute"
 	FaultCrashOnCall  FaultMode = "crash-on-call"
 	FaultGarbage      FaultMode = "garbage"
 	FaultHang         FaultMode = "hang"
@@ -69,7 +70,7 @@ func ParseFault(s string) (Fault, error) {
 	name, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
 	f := Fault{Mode: FaultMode(name)}
 	switch f.Mode {
-	case FaultNone, FaultBanner, FaultExitAtStart, FaultGarbage, FaultHang, FaultPagesForever, FaultSchemaChange:
+	case FaultNone, FaultBanner, FaultExitAtStart, FaultMute, FaultGarbage, FaultHang, FaultPagesForever, FaultSchemaChange:
 		if hasArg {
 			return Fault{}, fmt.Errorf("fault %q takes no argument", name)
 		}
@@ -110,7 +111,7 @@ func withCount(f Fault, arg string, hasArg bool, def, lo, hi int) (Fault, error)
 
 func faultNames() []string {
 	return []string{
-		string(FaultBanner), string(FaultExitAtStart), string(FaultCrashOnCall) + "[:N]",
+		string(FaultBanner), string(FaultExitAtStart), string(FaultMute), string(FaultCrashOnCall) + "[:N]",
 		string(FaultGarbage), string(FaultHang), string(FaultSlow) + ":DURATION",
 		string(FaultHuge) + "[:BYTES]", string(FaultPagesForever), string(FaultSchemaChange),
 		string(FaultBigCatalog) + ":N",

@@ -32,6 +32,7 @@ const (
 	DefaultCallTimeout       = 60 * time.Second
 	DefaultIdleShutdown      = 10 * time.Minute
 	DefaultDiscoveryWait     = 10 * time.Second
+	DefaultStartTimeout      = 60 * time.Second
 	DefaultEmbeddingsTimeout = 2 * time.Second
 )
 
@@ -56,6 +57,7 @@ type Bridge struct {
 	CallTimeout   time.Duration // bounds each upstream tools/call
 	IdleShutdown  time.Duration // an upstream unused this long is stopped
 	DiscoveryWait time.Duration // how long a discovery waits for a first index
+	StartTimeout  time.Duration // bounds starting a server and its initialize handshake
 	LogFile       string        // "" logs to stderr
 	Embeddings    *Embeddings
 }
@@ -178,6 +180,7 @@ type bridgeFile struct {
 	CallTimeout   string          `json:"callTimeout"`
 	IdleShutdown  string          `json:"idleShutdown"`
 	DiscoveryWait string          `json:"discoveryWait"`
+	StartTimeout  string          `json:"startTimeout"`
 	LogFile       string          `json:"logFile"`
 	Embeddings    *embeddingsFile `json:"embeddings"`
 }
@@ -339,6 +342,9 @@ func bridgeConfig(f bridgeFile) (Bridge, error) {
 		return b, err
 	}
 	if b.DiscoveryWait, err = duration("bridge.discoveryWait", f.DiscoveryWait, DefaultDiscoveryWait); err != nil {
+		return b, err
+	}
+	if b.StartTimeout, err = duration("bridge.startTimeout", f.StartTimeout, DefaultStartTimeout); err != nil {
 		return b, err
 	}
 	if e := f.Embeddings; e != nil {

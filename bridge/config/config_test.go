@@ -37,7 +37,7 @@ func TestLoadConfigFull(t *testing.T) {
 		t.Error("off is not disabled")
 	}
 	wantBridge := Bridge{
-		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, LogFile: "/tmp/capbridge.log",
+		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, StartTimeout: 90 * time.Second, LogFile: "/tmp/capbridge.log",
 		Embeddings: &Embeddings{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text", APIKeyEnv: "OPENAI_API_KEY", Timeout: 1500 * time.Millisecond},
 	}
 	if !reflect.DeepEqual(cfg.Bridge, wantBridge) {
@@ -80,7 +80,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Bridge{CallTimeout: DefaultCallTimeout, IdleShutdown: DefaultIdleShutdown, DiscoveryWait: DefaultDiscoveryWait}
+	want := Bridge{CallTimeout: DefaultCallTimeout, IdleShutdown: DefaultIdleShutdown, DiscoveryWait: DefaultDiscoveryWait, StartTimeout: DefaultStartTimeout}
 	if !reflect.DeepEqual(cfg.Bridge, want) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, want)
 	}

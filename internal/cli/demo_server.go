@@ -24,6 +24,7 @@ upstream server.
 Fault modes (--fault MODE, or the environment variable CAPBRIDGE_DEMO_FAULT):
   banner            print a non-JSON line on stdout before speaking JSON-RPC
   exit-at-start     exit with status 3 at once
+  mute              read every message and answer none, initialize included
   crash-on-call[:N] exit with status 4 in the middle of the Nth tools/call (default 1)
   garbage           write a non-JSON line on stdout after every message
   hang              never answer tools/call
@@ -33,7 +34,7 @@ Fault modes (--fault MODE, or the environment variable CAPBRIDGE_DEMO_FAULT):
   schema-change     after the first tools/call, that tool's input schema gains a
                     required input and notifications/tools/list_changed is sent
   big-catalog:N     serve N synthetic tools (~3.15 KB each) instead of the catalog
-banner, garbage and exit-at-start apply to stdio only.`,
+banner, garbage, exit-at-start and mute apply to stdio only.`,
 	examples: []string{
 		"capbridge demo-server",
 		"capbridge demo-server --server helpdesk",
