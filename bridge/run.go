@@ -53,12 +53,13 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		if len(args.Params) > 0 || len(args.Fields) > 0 {
 			return invalidParams([]fieldError{{Path: "/cursor", Message: "a cursor fetches the next page of a result: give it alone (params and fields belong to a new run)"}}), nil
 		}
-		return b.nextPage(args.Cursor), nil
+		return b.nextPage(sessionKey(req.Session), args.Cursor), nil
 	}
 	if args.ActionID == "" {
 		return invalidParams([]fieldError{{Path: "/actionId", Message: "required: the actionId of a discover_capability card (or a cursor)"}}), nil
 	}
-	act, err := b.handles.resolve(sessionKey(req.Session), args.ActionID)
+	session := sessionKey(req.Session)
+	act, err := b.handles.resolve(session, args.ActionID)
 	switch {
 	case errors.Is(err, errHandleExpired):
 		return failure(statusExpired, msgExpired), nil
@@ -69,12 +70,13 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if !Scope(cfg)(act.server, act.tool) {
 		return failure(statusUnknownAction, msgGone), nil
 	}
-	return b.runAction(ctx, cfg, act, args), nil
+	return b.runAction(ctx, cfg, session, act, args), nil
 }
 
-// runAction executes one resolved action: drift check, validation, the
-// upstream call, the output stage, telemetry.
-func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, args runArgs) *mcp.CallToolResult {
+// runAction executes one resolved action for session: drift check,
+// validation, the upstream call, the output stage (later pages kept for
+// session only), telemetry.
+func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, act action, args runArgs) *mcp.CallToolResult {
 	tool, err := b.currentTool(ctx, cfg, act.server, act.tool)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -133,7 +135,7 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, ar
 		b.logger.Warn("shaping a result failed; passing it on unshaped", "server", act.server, "tool", act.tool, "err", err)
 		return res
 	}
-	page := b.pager.First(shaped)
+	page := b.pager.FirstFor(session, shaped)
 	outcome := outcomeOK
 	if res.IsError {
 		outcome = outcomeError
@@ -254,9 +256,10 @@ func outputOptions(cfg *config.File, act action, fields []string) *output.Option
 	return opts
 }
 
-// nextPage answers run_capability {cursor}.
-func (b *Server) nextPage(cursor string) *mcp.CallToolResult {
-	page, err := b.pager.Next(cursor)
+// nextPage answers run_capability {cursor} for session: a cursor another
+// session got is unknown here, as an action id is.
+func (b *Server) nextPage(session any, cursor string) *mcp.CallToolResult {
+	page, err := b.pager.NextFor(session, cursor)
 	switch {
 	case errors.Is(err, output.ErrCursorExpired):
 		return failure(statusExpired, msgCursorExpired)

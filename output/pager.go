@@ -75,6 +75,7 @@ type entry struct {
 	size    int64
 	expires time.Time // when its last issued cursor expires
 	gone    bool      // evicted or expired: pages released
+	owner   any       // whose cursors they are (nil: anyone's)
 }
 
 type cursorRec struct {
@@ -113,13 +114,19 @@ func NewPager(opts *PagerOptions) *Pager {
 // First returns the first page of sh as text content (pass-through media
 // included). When more pages exist it keeps them and ends the page with the
 // footer line naming the cursor of the next page. An error result comes
-// back whole, with IsError set.
-func (p *Pager) First(sh *Shaped) *mcp.CallToolResult {
+// back whole, with IsError set. Its cursors serve [Pager.Next].
+func (p *Pager) First(sh *Shaped) *mcp.CallToolResult { return p.FirstFor(nil, sh) }
+
+// FirstFor is [Pager.First] for a result that belongs to owner (a client
+// session, a comparable value): its cursors serve [Pager.NextFor] with the
+// same owner only.
+func (p *Pager) FirstFor(owner any, sh *Shaped) *mcp.CallToolResult {
 	first := sh.pageContent(0)
 	if sh.IsError || sh.PageCount() == 1 {
 		return &mcp.CallToolResult{Content: first, IsError: sh.IsError}
 	}
 	e := newEntry(sh)
+	e.owner = owner
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -133,13 +140,17 @@ func (p *Pager) First(sh *Shaped) *mcp.CallToolResult {
 
 // Next returns the page a cursor names, the same page every time until the
 // cursor expires. It fails with [ErrCursorExpired] or [ErrCursorUnknown].
-func (p *Pager) Next(cursor string) (*mcp.CallToolResult, error) {
+func (p *Pager) Next(cursor string) (*mcp.CallToolResult, error) { return p.NextFor(nil, cursor) }
+
+// NextFor is [Pager.Next] for owner: a cursor of a result [Pager.FirstFor]
+// kept for another owner fails with [ErrCursorUnknown], as one never issued.
+func (p *Pager) NextFor(owner any, cursor string) (*mcp.CallToolResult, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
 	p.sweep(now)
 	rec, ok := p.cursors[cursor]
-	if !ok {
+	if !ok || rec.e.owner != owner {
 		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorUnknown)
 	}
 	if rec.e.gone || now.Sub(rec.issued) > p.ttl {
