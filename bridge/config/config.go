@@ -60,6 +60,7 @@ type Bridge struct {
 	StartTimeout  time.Duration // bounds starting a server and its initialize handshake
 	LogFile       string        // "" logs to stderr
 	Embeddings    *Embeddings
+	HTTP          HTTP // serve --http
 }
 
 // Embeddings names an OpenAI-compatible /v1/embeddings endpoint. Nil
@@ -183,6 +184,7 @@ type bridgeFile struct {
 	StartTimeout  string          `json:"startTimeout"`
 	LogFile       string          `json:"logFile"`
 	Embeddings    *embeddingsFile `json:"embeddings"`
+	HTTP          *httpFile       `json:"http"`
 }
 
 type embeddingsFile struct {
@@ -345,6 +347,9 @@ func bridgeConfig(f bridgeFile) (Bridge, error) {
 		return b, err
 	}
 	if b.StartTimeout, err = duration("bridge.startTimeout", f.StartTimeout, DefaultStartTimeout); err != nil {
+		return b, err
+	}
+	if b.HTTP, err = httpConfig(f.HTTP); err != nil {
 		return b, err
 	}
 	if e := f.Embeddings; e != nil {
