@@ -135,7 +135,7 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		b.logger.Warn("shaping a result failed; passing it on unshaped", "server", act.server, "tool", act.tool, "err", err)
 		return res
 	}
-	page := b.pager.FirstFor(session, shaped)
+	page := b.pager.First(session, shaped)
 	outcome := outcomeOK
 	if res.IsError {
 		outcome = outcomeError
@@ -259,7 +259,7 @@ func outputOptions(cfg *config.File, act action, fields []string) *output.Option
 // nextPage answers run_capability {cursor} for session: a cursor another
 // session got is unknown here, as an action id is.
 func (b *Server) nextPage(session any, cursor string) *mcp.CallToolResult {
-	page, err := b.pager.NextFor(session, cursor)
+	page, err := b.pager.Next(session, cursor)
 	switch {
 	case errors.Is(err, output.ErrCursorExpired):
 		return failure(statusExpired, msgCursorExpired)

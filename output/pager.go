@@ -114,13 +114,10 @@ func NewPager(opts *PagerOptions) *Pager {
 // First returns the first page of sh as text content (pass-through media
 // included). When more pages exist it keeps them and ends the page with the
 // footer line naming the cursor of the next page. An error result comes
-// back whole, with IsError set. Its cursors serve [Pager.Next].
-func (p *Pager) First(sh *Shaped) *mcp.CallToolResult { return p.FirstFor(nil, sh) }
-
-// FirstFor is [Pager.First] for a result that belongs to owner (a client
-// session, a comparable value): its cursors serve [Pager.NextFor] with the
-// same owner only.
-func (p *Pager) FirstFor(owner any, sh *Shaped) *mcp.CallToolResult {
+// back whole, with IsError set. The result belongs to owner (a client
+// session, or any comparable value; nil for none): its cursors serve
+// [Pager.Next] with the same owner only.
+func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
 	first := sh.pageContent(0)
 	if sh.IsError || sh.PageCount() == 1 {
 		return &mcp.CallToolResult{Content: first, IsError: sh.IsError}
@@ -139,12 +136,10 @@ func (p *Pager) FirstFor(owner any, sh *Shaped) *mcp.CallToolResult {
 }
 
 // Next returns the page a cursor names, the same page every time until the
-// cursor expires. It fails with [ErrCursorExpired] or [ErrCursorUnknown].
-func (p *Pager) Next(cursor string) (*mcp.CallToolResult, error) { return p.NextFor(nil, cursor) }
-
-// NextFor is [Pager.Next] for owner: a cursor of a result [Pager.FirstFor]
-// kept for another owner fails with [ErrCursorUnknown], as one never issued.
-func (p *Pager) NextFor(owner any, cursor string) (*mcp.CallToolResult, error) {
+// cursor expires. It fails with [ErrCursorExpired] or [ErrCursorUnknown]; a
+// cursor of a result that belongs to another owner than owner is unknown,
+// as one never issued.
+func (p *Pager) Next(owner any, cursor string) (*mcp.CallToolResult, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
