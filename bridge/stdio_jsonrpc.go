@@ -25,8 +25,6 @@ type lineError struct {
 	why  string
 }
 
-func (e *lineError) Error() string { return e.why }
-
 // response is e as the one JSON-RPC response line that answers it.
 func (e *lineError) response() []byte {
 	id := e.id
