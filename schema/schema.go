@@ -40,6 +40,19 @@ type Record struct {
 	Aliases     map[string]string `json:"aliases,omitempty"`     // alias -> provider property name (top level); identity names omitted
 	Properties  []string          `json:"properties,omitempty"`  // top-level provider property names, in schema order
 	ProseCut    int               `json:"proseCut,omitempty"`    // characters of provider prose the card left out (sanitizing and budgets)
+	Flags       []Flag            `json:"flags,omitempty"`       // text of the tool that reads like an attack on the model; nil when none
+}
+
+// MaxFlagSpan is the most characters of offending text a [Flag] keeps.
+const MaxFlagSpan = 120
+
+// Flag is one piece of a tool's text that speaks to the model rather than
+// describing the tool: a directive to the assistant, a request for secrets,
+// an instruction about another tool.
+type Flag struct {
+	Rule  string `json:"rule"`  // rule name, such as "directive.assistant" or "secret.request"
+	Field string `json:"field"` // where the text is, such as "description" or "inputSchema.properties.note.description"
+	Span  string `json:"span"`  // the offending text as sent, at most MaxFlagSpan characters
 }
 
 // Card is the bounded, sanitized reading aid for one tool. The bridge adds
