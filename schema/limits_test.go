@@ -130,7 +130,7 @@ func TestCardBytesLimit(t *testing.T) {
 		card := base
 		card.Summary = strings.Repeat("s", size-cardBytes(&base))
 		before := card.Summary
-		fitCard(&card, nil, 0)
+		fitCard(&card, nil, "", 0)
 		got := cardBytes(&card)
 		switch {
 		case got > MaxCardBytes:

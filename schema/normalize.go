@@ -46,6 +46,9 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	if name == "" {
 		return nil, &RefusalError{Reason: "tool has no name"}
 	}
+	if reason := NameProblem(name); reason != "" {
+		return nil, &RefusalError{Tool: name, Reason: reason}
+	}
 	if reason := fieldProblem(tool); reason != "" {
 		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
@@ -59,13 +62,15 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	}
 
 	title, description := tool.get("title").str(), tool.get("description").str()
-	kept := truncateRunes(description, MaxProseChars)
+	found := poison.detectTool(tool)
+	cutter := newSpanCutter(found)
+	kept := truncateRunes(cutter.cut(description), MaxProseChars)
 	s := shape{}
 	if input.kind == kindObject {
 		s = readShape(input)
 	}
-	shown, aliases := assignAliases(s.names())
-	card, cut := buildCard(server, tool, kept, input, s, shown)
+	shown, aliases := assignAliases(s.names(), cutter.flagged)
+	card, cut := buildCard(server, tool, kept, input, s, shown, cutter)
 	rec := Record{
 		Server:      server,
 		Name:        name,
@@ -77,6 +82,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 		Aliases:     aliases,
 		Properties:  s.names(),
 		ProseCut:    utf8.RuneCountInString(description) - utf8.RuneCountInString(kept) + cut,
+		Flags:       flagsOf(found),
 	}
 	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
 		rec.Annotations = a.appendCanonical(nil)

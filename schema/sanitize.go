@@ -26,38 +26,6 @@ var (
 	sentenceEnd   = regexp.MustCompile(`[.!?]+["')\]]*\s+`)
 )
 
-// lure is one kind of instruction-like text aimed at the model rather than
-// at describing the tool. A sentence that matches is dropped whole.
-type lure struct {
-	trigger string         // lower-case text every match contains, checked first
-	match   *regexp.Regexp // case-insensitive
-}
-
-var lures = []lure{
-	{"ignor", regexp.MustCompile(`(?i)\bignor(e|ing)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|other|existing)\b.{0,30}\b(instruction|prompt|rule|direction|guideline|context|message|polic)`)},
-	{"forget", regexp.MustCompile(`(?i)\bforget\b.{0,40}\b(previous|prior|above|earlier|everything|all|your|instruction|prompt|rule)`)},
-	{"override", regexp.MustCompile(`(?i)\b(override|bypass)\b.{0,40}\b(instruction|prompt|rule|guideline|polic|safety|restriction)`)},
-	{"disregard", regexp.MustCompile(`(?i)\bdisregard`)},
-	{"prompt", regexp.MustCompile(`(?i)\b(system|developer|hidden|initial)[\s_-]*prompt`)},
-	{"developer", regexp.MustCompile(`(?i)\bdeveloper\s+(message|mode|instruction)`)},
-	{"reveal", regexp.MustCompile(`(?i)\breveal`)},
-	{"must", regexp.MustCompile(`(?i)\byou\s+must\b`)},
-	{"instruction", regexp.MustCompile(`(?i)\b(new|updated|hidden|secret|real|true|additional|following)\s+instructions?\b`)},
-	{"do not", regexp.MustCompile(`(?i)\bdo\s+not\s+(tell|inform|mention|show|alert|notify)\b`)},
-	{"tool", regexp.MustCompile(`(?i)\bbefore\s+(using|calling|running)\s+(this|any|the)\s+tool`)},
-	{"jailbreak", regexp.MustCompile(`(?i)\bjailbreak`)},
-	{"injection", regexp.MustCompile(`(?i)\bprompt\s+injection`)},
-	{"<|", regexp.MustCompile(`(?i)<\|(im_start|im_end|system|assistant|user)\|>`)},
-	{"inst]", regexp.MustCompile(`(?i)\[/?INST\]`)},
-	{"id_", regexp.MustCompile(`(?i)\bid_(rsa|ed25519|ecdsa)\b`)},
-	{".ssh", regexp.MustCompile(`(?i)\.ssh\b`)},
-	{"credentials", regexp.MustCompile(`(?i)(\.aws/credentials|\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste|read)\b.{0,40}\bcredentials\b|\bcredentials\b.{0,20}\b(to|into|in)\s+(the\s+)?(response|output|sidenote|parameter|argument))`)},
-	{"secret", regexp.MustCompile(`(?i)\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste)\b.{0,40}\b(secrets|passwords|private\s+keys?|api\s+keys)\b`)},
-	{"mcp.json", regexp.MustCompile(`(?i)\bmcp\.json\b`)},
-	{"you are now", regexp.MustCompile(`(?i)\byou\s+are\s+now\b`)},
-	{"act as", regexp.MustCompile(`(?i)\bact\s+as\s+(an?\s+)?(admin|root|developer|system|unrestricted)`)},
-}
-
 // Sanitize turns untrusted provider prose into text a card may show. It
 // decodes HTML entities; strips control and format characters, HTML and
 // Markdown markup, code blocks and credentials in URLs; drops every sentence
@@ -208,14 +176,9 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
+// isLure reports a sentence that breaks one of the detector's rules.
 func isLure(sentence string) bool {
-	lower := strings.ToLower(sentence)
-	for _, l := range lures {
-		if strings.Contains(lower, l.trigger) && l.match.MatchString(sentence) {
-			return true
-		}
-	}
-	return false
+	return poison.match(sentence, 1) != ""
 }
 
 // cutWords shortens s to at most maxChars characters, ending on a word
