@@ -115,20 +115,30 @@ func foldLatin(lower, orig string) string {
 		if upper {
 			src = cased[i-1]
 		}
-		sk := confusables.Skeleton(string(src))
-		first, second := protos[0], protos[1]
-		if upper {
-			first, second = second, first
-		}
-		if c, ok := first[sk]; ok {
+		if c, ok := latinOf(src, upper, protos); ok {
 			b.WriteRune(c)
-		} else if c, ok := second[sk]; ok {
-			b.WriteRune(c)
+		} else if c, ok := latinOf(unicode.ToUpper(r), true, protos); ok {
+			b.WriteRune(c) // τ's skeleton is ᴛ, Τ's is T
 		} else {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// latinOf returns the ASCII letter whose skeleton r shares, trying the
+// capitals' table first when r stands for a capital.
+func latinOf(r rune, upper bool, protos [2]map[string]rune) (rune, bool) {
+	sk := confusables.Skeleton(string(r))
+	first, second := protos[0], protos[1]
+	if upper {
+		first, second = second, first
+	}
+	if c, ok := first[sk]; ok {
+		return c, true
+	}
+	c, ok := second[sk]
+	return c, ok
 }
 
 func isASCII(s string) bool {
@@ -241,7 +251,12 @@ func joinSpacedLetters(s string) (string, bool) {
 			case pieces[k].letter:
 				b.WriteString(pieces[k].text)
 			case pieces[k].text != common:
-				b.WriteByte(' ')
+				// "_._" between "p" and "j" keeps its dot; " / " is a word gap.
+				rest := strings.TrimSpace(strings.ReplaceAll(pieces[k].text, common, ""))
+				if rest == "" || rest == "/" || rest == "|" {
+					rest = " "
+				}
+				b.WriteString(rest)
 			}
 		}
 		changed = true
