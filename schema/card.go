@@ -42,7 +42,7 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 	if strings.TrimSpace(prose) == "" {
 		prose = cut.cut(tool.get("title").str())
 	}
-	summary, proseCut := Sanitize(prose, summaryChars)
+	summary, proseCut := sanitize(prose, summaryChars, cut.lure, true)
 	if summary == "" {
 		summary, _ = Sanitize(nameWords(shownName), summaryChars)
 	}
@@ -93,7 +93,8 @@ func projectInput(root *node, p property, alias string, cut *spanCutter) (Input,
 	if raw == "" {
 		raw = target.get("title").str()
 	}
-	desc, n := Sanitize(cut.cut(raw), inputDescChars)
+	raw = cut.cut(raw)
+	desc, n := sanitize(raw, inputDescChars, cut.lure, true)
 	return Input{
 		Name:        alias,
 		Type:        typeName(root, p.schema, 0),

@@ -62,8 +62,8 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	}
 
 	title, description := tool.get("title").str(), tool.get("description").str()
-	found := poison.detectTool(tool)
-	cutter := newSpanCutter(found)
+	scan := poison.detectTool(tool)
+	cutter := newSpanCutter(scan)
 	kept := truncateRunes(cutter.cut(description), MaxProseChars)
 	s := shape{}
 	if input.kind == kindObject {
@@ -82,12 +82,12 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 		Aliases:     aliases,
 		Properties:  s.names(),
 		ProseCut:    utf8.RuneCountInString(description) - utf8.RuneCountInString(kept) + cut,
-		Flags:       flagsOf(found),
+		Flags:       flagsOf(scan.found),
 	}
 	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
 		rec.Annotations = a.appendCanonical(nil)
 	}
-	return &Tool{Record: rec, Card: card}, nil
+	return &Tool{Record: rec, Card: card, cut: cutter}, nil
 }
 
 // emptyObjectSchema stands in for a tool that sends no inputSchema: it takes

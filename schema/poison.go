@@ -20,8 +20,107 @@ type rule struct {
 // when unknown), checked before it runs; tight patterns read text whose
 // spaced-out letters were joined.
 type clause struct {
-	res, tight  []*regexp.Regexp
-	lits, tlits [][]string
+	checks []check
+}
+
+// check is one condition of a clause: a pattern (with the literals one of
+// which its matches hold, nil when unknown), a lexicon, or a literal set.
+type check struct {
+	re, tight   *regexp.Regexp
+	lits, tlits []string
+	lex         *lexicon
+	any         []string // "?a|b": one of these substrings
+}
+
+// lexicon is a compiled set of words and substrings.
+type lexicon struct {
+	words map[string]bool
+	parts []string
+}
+
+func (l *lexicon) in(text string, tight bool) bool {
+	for _, p := range l.parts {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	if tight {
+		for w := range l.words {
+			if len(w) >= 4 && strings.Contains(text, w) {
+				return true
+			}
+		}
+		return false
+	}
+	start := -1
+	for i, r := range text {
+		letter := unicode.IsLetter(r)
+		switch {
+		case letter && start < 0:
+			start = i
+		case !letter && start >= 0:
+			if l.words[text[start:i]] {
+				return true
+			}
+			start = -1
+		}
+	}
+	return start >= 0 && l.words[text[start:]]
+}
+
+func (c *check) holds(text string, tight bool) bool {
+	switch {
+	case c.lex != nil:
+		return c.lex.in(text, tight)
+	case c.any != nil:
+		for _, a := range c.any {
+			if tight {
+				a = strings.ReplaceAll(a, " ", "")
+			}
+			if strings.Contains(text, a) {
+				return true
+			}
+		}
+		return false
+	}
+	re, lits := c.re, c.lits
+	if tight {
+		re, lits = c.tight, c.tlits
+	}
+	if lits != nil && !containsAny(text, lits) {
+		return false
+	}
+	return re.MatchString(text)
+}
+
+func compileLexicons(names []string) *lexicon {
+	l := &lexicon{words: map[string]bool{}}
+	for _, name := range names {
+		src, ok := lexicons[name]
+		if !ok {
+			panic("schema: unknown lexicon " + name)
+		}
+		for _, w := range strings.Fields(src.words) {
+			l.words[w] = true
+		}
+		l.parts = append(l.parts, strings.Fields(src.parts)...)
+	}
+	return l
+}
+
+func compileRuleCheck(p string) check {
+	switch {
+	case strings.HasPrefix(p, "@"):
+		names, ok := lexiconSets[p]
+		if !ok {
+			panic("schema: unknown lexicon set " + p)
+		}
+		return check{lex: compileLexicons(names)}
+	case strings.HasPrefix(p, "?"):
+		return check{any: strings.Split(p[1:], "|")}
+	}
+	t := tightPattern(p)
+	return check{re: regexp.MustCompile(p), lits: requiredLiterals(p), tight: regexp.MustCompile(t), tlits: requiredLiterals(t)}
 }
 
 // detector holds the compiled rules and the index from word beginnings to
@@ -46,11 +145,7 @@ func compileDetector(sources []ruleSource) *detector {
 		for _, patterns := range src.any {
 			var c clause
 			for _, p := range patterns {
-				c.res = append(c.res, regexp.MustCompile(p))
-				c.lits = append(c.lits, requiredLiterals(p))
-				t := tightPattern(p)
-				c.tight = append(c.tight, regexp.MustCompile(t))
-				c.tlits = append(c.tlits, requiredLiterals(t))
+				c.checks = append(c.checks, compileRuleCheck(p))
 			}
 			r.clauses = append(r.clauses, c)
 		}
@@ -101,17 +196,25 @@ func cutSpan(s string) string {
 	return truncateRunes(strings.TrimSpace(s), MaxFlagSpan)
 }
 
-// scanText checks one text of a tool, sentence by sentence, and appends a
+// toolScan gathers what the detector finds in one tool, and the texts it
+// read (so sanitizing them later need not read them again).
+type toolScan struct {
+	d     *detector
+	found []finding
+	read  []string
+}
+
+// text checks one text of a tool, sentence by sentence, and records a
 // finding per flagged sentence. A tag like <IMPORTANT> flags everything up
 // to its closing tag.
-func (d *detector) scanText(field, text string, out []finding) []finding {
+func (sc *toolScan) text(field, text string) {
 	if strings.TrimSpace(text) == "" {
-		return out
+		return
 	}
+	sc.read = append(sc.read, text)
 	segs := splitSegments(text)
 	for i := 0; i < len(segs); i++ {
-		s := text[segs[i].start:segs[i].end]
-		name := d.match(s, 1)
+		name := sc.d.match(text[segs[i].start:segs[i].end], 1)
 		if name == "" {
 			continue
 		}
@@ -122,26 +225,29 @@ func (d *detector) scanText(field, text string, out []finding) []finding {
 				i++
 			}
 		}
-		out = append(out, finding{rule: name, field: field, text: text[start:end]})
+		sc.found = append(sc.found, finding{rule: name, field: field, text: text[start:end]})
 	}
-	return out
 }
 
-// scanName checks a name-like text (a tool or property name, an enum
-// value) as written and as words ("ignore_previous_instructions").
-func (d *detector) scanName(field, name string, out []finding) []finding {
+// name checks a name-like text (a tool or property name, an enum value)
+// as words ("ignore_previous_instructions"), and as written when it is not
+// a plain identifier.
+func (sc *toolScan) name(field, name string) {
 	if name == "" {
-		return out
+		return
 	}
-	if r := d.match(name, 1); r != "" {
-		return append(out, finding{rule: r, field: field, text: name})
-	}
-	if words := nameWords(name); words != "" && words != strings.ToLower(name) {
-		if r := d.match(words, 1); r != "" {
-			return append(out, finding{rule: r, field: field, text: name})
+	words := nameWords(name)
+	if !clearName.MatchString(name) || words == "" {
+		if r := sc.d.match(name, 1); r != "" {
+			sc.found = append(sc.found, finding{rule: r, field: field, text: name})
+			return
 		}
 	}
-	return out
+	if words != "" {
+		if r := sc.d.match(words, 1); r != "" {
+			sc.found = append(sc.found, finding{rule: r, field: field, text: name})
+		}
+	}
 }
 
 // match returns the name of the first rule one sentence breaks, or "".
@@ -207,6 +313,41 @@ func (d *detector) wordBits(w string) uint64 {
 	return d.stems[w]
 }
 
+// matchSingle is match with only the clauses that are one pattern (with
+// the literals it needs), over the plain and Latin views.
+func (d *detector) matchSingle(s string) string {
+	v := textViews(s, 0)
+	for _, text := range []string{v.plain, v.latin} {
+		if text == "" {
+			continue
+		}
+		bits := d.candidates(text)
+		for i := range d.rules {
+			if bits&(1<<i) == 0 {
+				continue
+			}
+			for _, c := range d.rules[i].clauses {
+				if c.single() && c.matches(text, false) {
+					return d.rules[i].name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// single reports a clause that is one pattern, perhaps with literals it
+// needs: a clause that can be read across sentences.
+func (c *clause) single() bool {
+	n := 0
+	for _, ch := range c.checks {
+		if ch.any == nil {
+			n++
+		}
+	}
+	return n == 1
+}
+
 func (d *detector) matchView(text string, bits uint64, tight bool) string {
 	for i := range d.rules {
 		if bits&(1<<i) == 0 {
@@ -226,19 +367,10 @@ func (d *detector) matchView(text string, bits uint64, tight bool) string {
 	return ""
 }
 
-// matches checks every pattern's literals first, then runs the patterns.
+// matches runs the clause's checks in order, cheapest written first.
 func (c *clause) matches(s string, tight bool) bool {
-	res, lits := c.res, c.lits
-	if tight {
-		res, lits = c.tight, c.tlits
-	}
-	for _, l := range lits {
-		if l != nil && !containsAny(s, l) {
-			return false
-		}
-	}
-	for _, re := range res {
-		if !re.MatchString(s) {
+	for i := range c.checks {
+		if !c.checks[i].holds(s, tight) {
 			return false
 		}
 	}
@@ -313,28 +445,28 @@ const maxScanChars = 16 * MaxProseChars
 // model-facing message: name, titles, description, and in the input schema
 // property names, descriptions, titles, enum values, defaults, constants
 // and examples, nested ones included.
-func (d *detector) detectTool(tool *node) []finding {
-	var out []finding
-	out = d.scanName("name", tool.get("name").str(), out)
-	out = d.scanText("title", bounded(tool.get("title").str()), out)
-	out = d.scanText("description", bounded(tool.get("description").str()), out)
+func (d *detector) detectTool(tool *node) *toolScan {
+	sc := &toolScan{d: d}
+	sc.name("name", tool.get("name").str())
+	sc.text("title", bounded(tool.get("title").str()))
+	sc.text("description", bounded(tool.get("description").str()))
 	if a := tool.get("annotations"); a != nil {
-		out = d.scanText("annotations.title", bounded(a.get("title").str()), out)
+		sc.text("annotations.title", bounded(a.get("title").str()))
 	}
 	if in := tool.get("inputSchema"); in != nil {
-		out = d.walkSchema("inputSchema", in, out)
+		sc.schema("inputSchema", in)
 	}
-	return out
+	return sc
 }
 
 func bounded(s string) string { return truncateRunes(s, maxScanChars) }
 
-// walkSchema checks the texts of one schema and the schemas under it.
-func (d *detector) walkSchema(path string, n *node, out []finding) []finding {
+// schema checks the texts of one schema and the schemas under it.
+func (sc *toolScan) schema(path string, n *node) {
 	switch n.kind {
 	case kindArray:
 		for _, v := range n.vals {
-			out = d.walkSchema(path, v, out)
+			sc.schema(path, v)
 		}
 	case kindObject:
 		for i, key := range n.keys {
@@ -347,40 +479,39 @@ func (d *detector) walkSchema(path string, n *node, out []finding) []finding {
 				}
 				for j, name := range val.keys {
 					if key == "properties" {
-						out = d.scanName(field+"."+name, name, out)
+						sc.name(field+"."+name, name)
 					}
-					out = d.walkSchema(field+"."+name, val.vals[j], out)
+					sc.schema(field+"."+name, val.vals[j])
 				}
 			case "description", "title", "$comment":
-				out = d.scanText(field, bounded(val.str()), out)
+				sc.text(field, bounded(val.str()))
 			case "enum", "examples", "default", "const", "example":
-				out = d.scanValue(field, val, out)
+				sc.value(field, val)
 			case "required":
 			default:
 				if val.kind == kindObject || val.kind == kindArray {
-					out = d.walkSchema(field, val, out)
+					sc.schema(field, val)
 				}
 			}
 		}
 	}
-	return out
 }
 
-// scanValue checks every string inside a JSON value: a word-like one as a
+// value checks every string inside a JSON value: a word-like one as a
 // name, a sentence as text.
-func (d *detector) scanValue(field string, v *node, out []finding) []finding {
+func (sc *toolScan) value(field string, v *node) {
 	switch v.kind {
 	case kindString:
 		if strings.ContainsAny(v.text, " \n\t") {
-			return d.scanText(field, bounded(v.text), out)
+			sc.text(field, bounded(v.text))
+		} else {
+			sc.name(field, bounded(v.text))
 		}
-		return d.scanName(field, bounded(v.text), out)
 	case kindArray, kindObject:
 		for _, item := range v.vals {
-			out = d.scanValue(field, item, out)
+			sc.value(field, item)
 		}
 	}
-	return out
 }
 
 // flagsOf turns findings into the record's flags.
@@ -397,13 +528,14 @@ func flagsOf(fs []finding) []Flag {
 
 // spanCutter removes flagged sentences from the texts a card is built from.
 type spanCutter struct {
-	spans []string        // flagged sentences, longest first
+	spans []string        // flagged sentences
 	names map[string]bool // flagged name-like texts: tool or property names, enum values
+	read  []string        // the texts the detector read
 }
 
-func newSpanCutter(fs []finding) *spanCutter {
-	c := &spanCutter{names: map[string]bool{}}
-	for _, f := range fs {
+func newSpanCutter(sc *toolScan) *spanCutter {
+	c := &spanCutter{names: map[string]bool{}, read: sc.read}
+	for _, f := range sc.found {
 		c.names[f.text] = true
 		if t := strings.TrimSpace(f.text); t != "" {
 			c.spans = append(c.spans, t)
@@ -432,6 +564,21 @@ func (c *spanCutter) flagged(s string) bool {
 		return false
 	}
 	return c.names[s] || c.cut(s) != s
+}
+
+// lure is the lure test for sanitizing provider text the detector has read
+// (its flagged sentences cut): a sentence found word for word in one of the
+// texts it read was read already; others (made by removing markup,
+// decoding entities or joining fields) are read now.
+func (c *spanCutter) lure(sentence string) bool {
+	if c != nil {
+		for _, t := range c.read {
+			if strings.Contains(t, sentence) {
+				return false
+			}
+		}
+	}
+	return isLure(sentence)
 }
 
 // removedNote is the card note for a tool whose text was cut.

@@ -41,27 +41,18 @@ const (
 		`истори\pL*\s+(?:переписки|чата|диалога|разговора|сообщений)|(?:весь|всю)\s+(?:диалог|разговор|переписку|чат)|предыдущие\s+сообщения|` +
 		`对话记录|對話記錄|聊天记录|聊天記錄|整个对话|整個對話|全部对话|历史消息|会話履歴|チャット履歴|会話全体|会話の内容|これまでの会話)`
 
-	transferVerb = `(?:\b(?:send|pass|include|put|fill|populate|provide|supply|give|hand|insert|embed|append|attach|copy|paste|forward|post|upload|transmit|share|add|encode|submit|write|place|leak|exfiltrate|email|mail)\b|` +
-		`\b(?:sende|senden|schicke?|übermittle|übergib|füge|kopiere|leite|hänge|trage|gib)\b|` +
-		`\b(?:envoie|envoyez|envoyer|transmets|transmettez|inclus|incluez|ajoute|ajoutez|joins|joignez|copiez|colle|collez|passez|ins[èe]re|ins[ée]rez)\b|` +
-		`\b(?:env[íi]a|env[íi]e|enviar|incluye|incluya|incluir|adjunta|adjunte|copia|pega|pasa|pase|inserta|agrega|añade|reenv[íi]a)\b|` +
-		`\b(?:envie|inclua|anexe|copie|cole|passe|insira|adicione|encaminhe)\b|` +
-		`отправ|перешли|передай|передайте|включи|добавь|вставь|скопируй|приложи|发送|發送|传给|傳給|传入|附上|附加|包含|放入|填入|复制|上传|上傳|提交|转发|轉發|送信|送って|渡して|含めて|入れて|添付|アップロード|転送)`
-
-	readVerb = `(?:\b(?:read|cat|load|fetch|grab|collect|gather|retrieve|extract|harvest|dump)\b|` +
-		`\b(?:lies|lese|lesen|auslesen|sammle|hole)\b|\b(?:lis|lisez|lire|r[ée]cup[èe]re|r[ée]cup[ée]rez|collecte)\b|\b(?:lee|leer|lea|recupera|recoge)\b|\b(?:leia|ler|recupere|colete)\b|` +
-		`прочитай|прочти|прочитать|считай|собери|读取|讀取|获取|獲取|收集|読み取|読み込|読んで|取得|収集)`
-
 	qualifiedSecret = `(?:(?:\b(?:all|every|any|other|each|alle[nrs]?|sämtliche)\s+(?:[\w'’-]+\s+){0,3}|\btou(?:te)?s\s+(?:les|vos|tes)\s+|\btod[oa]s\s+(?:l[oa]s|[oa]s|sus|seus|suas)\s+|\buser'?s\s+(?:\w+\s+){0,2}|все\s+|всех\s+|所有的?|全部的?|すべての|全ての)(?:` + secretNoun + `|secrets?\b)|` + secretNoun + `\s*(?:des|der)\s+(?:nutzers|benutzers|anwenders)|` + secretNoun + `\s+(?:de\s+l['’]utilisateur|del\s+usuario|do\s+usu[áa]rio|пользовател))`
 
-	whenToolCalled = `(?:\b(?:when|whenever|each\s+time|every\s+time|if|after|before|once)\b.{0,30}(?:` + toolRef + `)\s*(?:is|are|gets?|has\s+been)\s+(?:called|invoked|used|run|executed|triggered)|` +
-		`\b(?:when|whenever|each\s+time|every\s+time)\s+(?:you|the\s+(?:assistant|agent|model|ai|llm))\s+(?:call|use|invoke|run|execute)s?\s+(?:the\s+)?(?:` + toolRef + `)|` +
-		`\bwenn\b.{0,30}(?:` + toolRef + `).{0,30}(?:aufgerufen|verwendet|benutzt|ausgeführt)|` +
-		`\b(?:quand|lorsque|chaque\s+fois\s+que)\b.{0,40}(?:` + toolRef + `).{0,30}(?:appel|utilis|invoqu|exécut)|` +
-		`\b(?:cuando|cada\s+vez\s+que|siempre\s+que)\b.{0,40}(?:llam|us|invoc|ejecut)\pL*.{0,20}(?:` + toolRef + `)|` +
-		`\b(?:quando|sempre\s+que|toda\s+vez\s+que)\b.{0,40}(?:` + toolRef + `).{0,30}(?:chamad|usad|invocad|executad)|\bquando\s+(?:chamar|usar|invocar)\s+(?:` + toolRef + `)|` +
-		`(?:когда|каждый\s+раз|если).{0,30}(?:вызыва|использу|запуска).{0,20}(?:` + toolRef + `)|` +
-		`(?:调用|呼叫|使用|調用)\s*(?:` + toolRef + `)\s*(?:工具)?\s*(?:时|時|的时候|之后|之前)|(?:` + toolRef + `)\s*(?:を|が)\s*(?:呼び出|使用|使う|実行).{0,6}(?:とき|時|際|場合))`
+	// whenToolCalled: "when send_email is called", in each language; each
+	// is one clause with the words that must be there first.
+	whenCalledEN  = `\b(?:when|whenever|each\s+time|every\s+time|if|after|before|once)\b.{0,30}(?:` + toolRef + `)\s*(?:is|are|gets?|has\s+been)\s+(?:called|invoked|used|run|executed|triggered)`
+	whenYouCallEN = `\b(?:when|whenever|each\s+time|every\s+time)\s+(?:you|the\s+(?:assistant|agent|model|ai|llm))\s+(?:call|use|invoke|run|execute)s?\s+(?:the\s+)?(?:` + toolRef + `)`
+	whenCalledDE  = `\bwenn\b.{0,30}(?:` + toolRef + `).{0,30}(?:aufgerufen|verwendet|benutzt|ausgeführt)`
+	whenCalledFR  = `\b(?:quand|lorsque|chaque\s+fois\s+que)\b.{0,40}(?:` + toolRef + `).{0,30}(?:appel|utilis|invoqu|exécut)`
+	whenCalledES  = `\b(?:cuando|cada\s+vez\s+que|siempre\s+que)\b.{0,40}(?:llam|us|invoc|ejecut)\pL*.{0,20}(?:` + toolRef + `)`
+	whenCalledPT  = `\b(?:quando|sempre\s+que|toda\s+vez\s+que)\b.{0,40}(?:` + toolRef + `).{0,30}(?:chamad|usad|invocad|executad)|\bquando\s+(?:chamar|usar|invocar)\s+(?:` + toolRef + `)`
+	whenCalledRU  = `(?:когда|каждый\s+раз|если).{0,30}(?:вызыва|использу|запуска).{0,20}(?:` + toolRef + `)`
+	whenCalledCJK = `(?:调用|呼叫|使用|調用)\s*(?:` + toolRef + `)\s*(?:工具)?\s*(?:时|時|的时候|之后|之前)|(?:` + toolRef + `)\s*(?:を|が)\s*(?:呼び出|使用|使う|実行).{0,6}(?:とき|時|際|場合)`
 
 	// toolRef is another tool's name: an identifier with a separator, or
 	// one in quotes, never "this tool".
@@ -83,6 +74,37 @@ const (
 	sensitiveThing = `(?:~/|/etc/|/home/|/users/|%userprofile%|%appdata%|\.\w*rc\b|\.env\b|\bconfig|\bkeys?\b|\btokens?\b|\bsecrets?\b|\bcredential|\bpassword|\bhistory\b|\bconversation|\bcontents?\s+of\b|` +
 		`datei|schlüssel|passwort|verlauf|fichier|cl[ée]|mot\s+de\s+passe|jeton|historique|archivo|clave|contraseña|historial|arquivo|ficheiro|chave|senha|hist[óo]rico|файл|ключ|пароль|токен|конфиг|истори|文件|檔案|密钥|密码|密碼|令牌|配置|记录|記錄|ファイル|鍵|キー|パスワード|トークン|設定|履歴)`
 )
+
+// Lexicons: word lists a clause names as "@name", checked word by word
+// (parts: substrings, for scripts without spaces and for inflected stems).
+// Much faster than the same alternation as a pattern.
+var lexicons = map[string]lexiconSource{
+	"transfer": {
+		words: "send pass include put fill populate provide supply give hand insert embed append attach copy paste forward post upload transmit share add encode submit write place leak exfiltrate email mail " +
+			"sende senden schick schicke übermittle übergib füge kopiere leite hänge trage gib " +
+			"envoie envoyez envoyer transmets transmettez inclus incluez ajoute ajoutez joins joignez copiez colle collez passez insère insere insérez inserez " +
+			"envía envia envíe envie enviar incluye incluya incluir adjunta adjunte copia pega pasa pase inserta agrega añade reenvía reenvia " +
+			"inclua anexe copie cole passe insira adicione encaminhe",
+		parts: "отправ перешли передай включи добавь вставь скопируй приложи 发送 發送 传给 傳給 传入 附上 附加 包含 放入 填入 复制 上传 上傳 提交 转发 轉發 送信 送って 渡して 含めて 入れて 添付 アップロード 転送",
+	},
+	"read": {
+		words: "read cat load fetch grab collect gather retrieve extract harvest dump lies lese lesen auslesen sammle hole lis lisez lire récupère recupere récupérez recuperez collecte lee leer lea recupera recoge leia ler recupere colete",
+		parts: "прочитай прочти прочитать считай собери 读取 讀取 获取 獲取 收集 読み取 読み込 読んで 取得 収集",
+	},
+	"access": {words: "content contents inhalt contenu contenido conteúdo conteudo", parts: "содержимое 内容"},
+	"open":   {words: "open"},
+}
+
+// lexiconSource is one lexicon as written.
+type lexiconSource struct{ words, parts string }
+
+// Lexicon combinations clauses use.
+var lexiconSets = map[string][]string{
+	"@transfer": {"transfer"},
+	"@read":     {"read"},
+	"@access":   {"read", "transfer", "access"},
+	"@handle":   {"read", "transfer", "open"},
+}
 
 // sensitivePath names files no tool description has reason to ask the model
 // to read: keys, credential stores, client configurations of MCP itself.
@@ -121,7 +143,7 @@ var ruleSources = []ruleSource{
 		marks: "<| [inst [/inst << ## begin",
 		any: [][]string{
 			{`<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|(?:^|\s)#{2,}\s*(?:system|instruction)s?\b|\bbegin\s+(?:system|hidden)\s+(?:prompt|instructions?)`},
-			{`\byou\s+are\s+now\s+(?:a|an|the|in|my|free|no\s+longer|dan|unrestricted|operating|acting|authori[sz]ed|allowed)\b|\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant|act|respond|behave|always)\b|\bact\s+as\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|developer|system|unrestricted|unfiltered|jailbroken|dan|superuser|god)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\bdeveloper\s+mode\b|\bjailbr(?:eak|oken)|\bdan\s+mode\b|\bdo\s+anything\s+now\b|\bno\s+longer\s+(?:bound|restricted)\b`},
+			{"?you are now|from now on|act as|pretend|developer mode|jailbr|dan mode|do anything now|no longer", `\byou\s+are\s+now\s+(?:a|an|the|in|my|free|no\s+longer|dan|unrestricted|operating|acting|authori[sz]ed|allowed)\b|\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant|act|respond|behave|always)\b|\bact\s+as\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|developer|system|unrestricted|unfiltered|jailbroken|dan|superuser|god)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\bdeveloper\s+mode\b|\bjailbr(?:eak|oken)|\bdan\s+mode\b|\bdo\s+anything\s+now\b|\bno\s+longer\s+(?:bound|restricted)\b`},
 			{`\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|send|include|copy|paste|write|tell\s+me)\b.{0,40}?\b(?:(?:your|the|its|full|entire|complete|hidden|original|initial|verbatim)\s+)*(?:system|developer|hidden|initial|original|secret)[\s_-]*(?:prompt\b|instructions|rules)`},
 			{`\b(?:hidden|secret|real|true|override|overriding|priority|updated|new)\s+(?:system\s+)?instructions?(?:\s+for\s+(?:you|the\s+(?:assistant|ai|model|agent|llm)))?\s*[:\-]|\bsystem\s+(?:override|instruction|notice|alert|update|directive)\s*:`},
 			{`\bdu\s+bist\s+(?:jetzt|nun|ab\s+sofort)\b|\bab\s+(?:jetzt|sofort)\s+bist\s+du\b|\btu\s+so,?\s+als\b|\bsystem-?prompt\b.{0,30}\b(?:zeige|gib|verrate|nenne|sende|ignoriere)|\b(?:zeige|gib|verrate|nenne|sende)\b.{0,30}\bsystem-?(?:prompt|anweisung)|\bentwicklermodus\b`},
@@ -162,12 +184,12 @@ var ruleSources = []ruleSource{
 		name:  RuleSecret,
 		stems: []string{"api", "secret", "secrets", "private", "priv", "ssh", "bearer", "session", "refresh", "credentials", "credential", "password", "passwords", "passphrase", "env", "environment", "dotenv", "seed", "mnemonic", "conversation", "chat", "transcript", "messages", "dialog", "dialogue", "everything", "exfiltrate", "exfiltrating", "leak", "steal", "harvest", "siphon", "smuggle", "disclose", "contents", "content", "print", "output", "dump", "paste", "echo", "reveal", "schl", "zuga", "passwort", "passwörter", "kennwort", "anmeldedaten", "umgebungsvariablen", "geheimnisse", "gesprächsverlauf", "chatverlauf", "unterhaltung", "konversation", "nachrichten", "verrate", "stiehl", "stehle", "clé", "clés", "cles", "mot", "mots", "identifiants", "variables", "jetons", "historique", "révèle", "revele", "divulgue", "vole", "clave", "claves", "contraseña", "contraseñas", "credenciales", "historial", "conversación", "mensajes", "revela", "filtra", "roba", "chave", "chaves", "senha", "senhas", "credenciais", "histórico", "conversa", "mensagens", "vaze", "roube", "ключ", "прив", "секр", "паро", "учёт", "учет", "пере", "токе", "исто", "весь", "всю", "пред", "раск", "укра", "слей", "fill", "populate", "provide", "supply", "give", "hand", "trage", "gib", "nutzers", "benutzers"},
 		any: [][]string{
-			{transferVerb, qualifiedSecret},
-			{readVerb, secretNoun, transferVerb},
-			{`(?:\b(?:exfiltrate|exfiltrating|leak|steal|harvest|reveal|siphon|smuggle|disclose)\b|\b(?:verrate|stiehl|stehle|r[ée]v[èe]le|divulgue|vole|revela|filtra|roba|revele|vaze|roube)\b|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み).{0,60}` + secretNoun},
-			{transferVerb, convNoun},
-			{`\bcontents?\s+of\s+(?:the\s+|your\s+|their\s+|the\s+user'?s\s+|any\s+|all\s+)?(?:\.env|env\s+files?|dotenv|credentials?\s+files?|secrets?\s+files?|keychain)`, transferVerb},
-			{secretNoun + `\s+(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`, `\b(?:all|every|any|each|other)\b`},
+			{"@transfer", "?all|every|any|other|each|alle|sämtliche|tous|toutes|todos|todas|user's|users|user’s|nutzers|benutzers|anwenders|utilisateur|usuario|usuário|все|всех|пользовател|所有|全部|すべて|全て", qualifiedSecret},
+			{"@read", "@transfer", secretNoun},
+			{"?exfiltrat|leak|steal|harvest|reveal|siphon|smuggle|disclose|verrat|stiehl|stehle|révèle|revele|révél|divulg|vole|revela|filtra|roba|vaze|roube|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み", `(?:\b(?:exfiltrate|exfiltrating|leak|steal|harvest|reveal|siphon|smuggle|disclose)\b|\b(?:verrate|stiehl|stehle|r[ée]v[èe]le|divulgue|vole|revela|filtra|roba|revele|vaze|roube)\b|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み).{0,60}` + secretNoun},
+			{"@transfer", "?conversation|chat|messages|transcript|dialog|everything the user|verlauf|unterhaltung|konversation|nachrichten|historique|discussion|précédents|precedents|conversaci|mensajes|conversa|mensagens|истори|диалог|разговор|переписк|сообщения|对话|對話|聊天|消息|会話|チャット", convNoun},
+			{`\bcontents?\s+of\s+(?:the\s+|your\s+|their\s+|the\s+user'?s\s+|any\s+|all\s+)?(?:\.env|env\s+files?|dotenv|credentials?\s+files?|secrets?\s+files?|keychain)`, "@transfer"},
+			{"?all |every|any |each |other", "?env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home|keychain|browser", `\b(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`, secretNoun + `\s+(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`},
 			{`\b(?:print|output|dump|paste|echo)\b.{0,40}(?:\bsecrets\b|passwords|private\s+keys?|api\s+keys|credentials|env(?:ironment)?\s+var)`},
 		},
 	},
@@ -176,7 +198,7 @@ var ruleSources = []ruleSource{
 		stems: []string{"ssh", "rsa", "dsa", "ecdsa", "ed25519", "etc", "passwd", "shadow", "sudoers", "mcp", "claude", "cursor", "aws", "credentials", "git", "netrc", "pgpass", "kube", "docker", "npmrc", "pypirc", "gnupg", "wallet", "bash_history", "zsh_history", "bash", "zsh", "cookies", "gh", "id", "json"},
 		drop:  `\S*\.pub\b|\.ssh[/\\](?:config|known_hosts)\b`,
 		any: [][]string{
-			{sensitivePath, `(?:` + readVerb + `|` + transferVerb + `|\bcontents?\b|\binhalt|\bcontenu|\bcontenido|\bconte[úu]do|содержимое|内容)`},
+			{sensitivePath, "@access"},
 		},
 	},
 	{
@@ -184,7 +206,14 @@ var ruleSources = []ruleSource{
 		stems: []string{"when", "whenever", "each", "every", "after", "before", "once", "bcc", "cc", "blind", "carbon", "forward", "other", "instead", "rather", "redirect", "reroute", "change", "replace", "override", "swap", "set", "deprecated", "broken", "disabled", "unsafe", "compromised", "malicious", "wenn", "quand", "lorsque", "chaque", "cuando", "cada", "siempre", "quando", "sempre", "toda", "когд", "кажд", "если", "if", "invoked", "triggered", "executed", "called"},
 		marks: "调 呼 使 調",
 		any: [][]string{
-			{whenToolCalled, shadowAction},
+			{"?called|invoked|used|run|executed|triggered", "?when|if |after|before|once", whenCalledEN, shadowAction},
+			{"?when|each time|every time", "?call|use|invoke|run|execute", whenYouCallEN, shadowAction},
+			{"?wenn", "?aufgerufen|verwendet|benutzt|ausgeführt", whenCalledDE, shadowAction},
+			{"?quand|lorsque|chaque fois", "?appel|utilis|invoqu|exécut", whenCalledFR, shadowAction},
+			{"?cuando|cada vez|siempre que", whenCalledES, shadowAction},
+			{"?quando|sempre que|toda vez", whenCalledPT, shadowAction},
+			{"?когда|каждый раз|если", whenCalledRU, shadowAction},
+			{"?调用|呼叫|使用|調用|呼び出|使う|実行", whenCalledCJK, shadowAction},
 			{`\b(?:bcc|cc|blind[\s-]?(?:carbon[\s-]?)?copy|carbon\s+copy|forward\s+(?:a\s+)?cop(?:y|ies))\b.{0,60}[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:抄送|密送|bcc|cc).{0,20}[\w.+-]+@[\w-]+\.[a-z]{2,}`, `\b(?:always|also|every|all|each|must|make\s+sure|ensure|secretly|silently|automatically|additionally|in\s+addition|immer|auch|toujours|aussi|siempre|tambi[ée]n|sempre|tamb[ée]m)\b|всегда|также|始终|总是|常に|必ず`},
 			{`\b(?:all|any|every)\s+other\s+(?:tools?|functions?|servers?|mcp\s+servers?)\b`, `\b(?:must|should|never|do\s+not|don'?t|instead|ignore|before|redirect|route|disable|override|replace|first)\b`},
 			{`\b(?:instead\s+of|rather\s+than)\s+(?:using|calling|invoking)\s+(?:the\s+)?(?:` + toolRef + `)`, `\b(?:always|must|never|only)\b`},
@@ -196,11 +225,14 @@ var ruleSources = []ruleSource{
 		name:  RuleDirective,
 		stems: []string{"note", "notes", "reminder", "memo", "attention", "important", "directive", "dear", "hey", "ai", "assistant", "claude", "chatgpt", "gpt", "llm", "model", "language", "copilot", "gemini", "as", "always", "must", "should", "need", "have", "sure", "required", "before", "prior", "regardless", "matter", "even", "fill", "populate", "stuff", "notiz", "nachricht", "anweisung", "hinweis", "ki", "als", "musst", "müssen", "solltest", "bevor", "immer", "stets", "unbedingt", "ia", "en", "avant", "dois", "devez", "toujours", "nota", "mensaje", "instrucción", "instruccion", "como", "antes", "debes", "siempre", "primero", "mensagem", "instrução", "instrucao", "você", "voce", "deve", "sempre", "заме", "сооб", "инст", "прим", "ии", "как", "пере", "долж", "обяз", "всег", "снач"},
 		any: [][]string{
-			{`\b(?:note|reminder|memo|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|model|llm|claude|gpt|chatgpt|copilot|gemini|language\s+model|ai\s+agent|ai\s+assistant)s?\b|\b(?:attention|important|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|model|llm|claude|gpt|chatgpt|copilot|gemini|language\s+model)s?\s*[:!]|^\W*(?:dear\s+|hey\s+)?(?:ai|assistant|claude|chatgpt|gpt|llm|ai\s+agent|ai\s+assistant|language\s+model|copilot|gemini)\s*[,:!]\s*(?:you|please|always|never|do\s+not|don'?t|first|before|remember|make\s+sure|ignore|read|send)\b|\bas\s+(?:an?|the)\s+(?:ai|assistant|language\s+model|llm|ai\s+agent|ai\s+assistant)\b.{0,30}\b(?:you|must|should|need|have\s+to|are\s+required|always|never|do\s+not)\b`},
+			{"?note|reminder|memo|p.s", `\b(?:note|reminder|memo|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|model|llm|claude|gpt|chatgpt|copilot|gemini|language\s+model|ai\s+agent|ai\s+assistant)s?\b`},
+			{"?attention|important|directive", `\b(?:attention|important|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|model|llm|claude|gpt|chatgpt|copilot|gemini|language\s+model)s?\s*[:!]`},
+			{`(?:^|[.!?:;]\s)\W*(?:dear\s+|hey\s+)?(?:ai|assistant|claude|chatgpt|gpt|llm|ai\s+agent|ai\s+assistant|language\s+model|copilot|gemini)\s*[,:!]\s*(?:you|please|always|never|do\s+not|don'?t|first|before|remember|make\s+sure|ignore|read|send)\b`},
+			{"?as an ai|as the ai|as an assistant|as the assistant|as a language model|as the language model|as an llm|as the llm|as a llm|as an ai agent|as an ai assistant", `\bas\s+(?:an?|the)\s+(?:ai|assistant|language\s+model|llm|ai\s+agent|ai\s+assistant)\b.{0,30}\b(?:you|must|should|need|have\s+to|are\s+required|always|never|do\s+not)\b`},
 			{`\b(?:the\s+)?(?:ai|assistant|model|llm|agent|language\s+model)\s+(?:must|should|needs\s+to|has\s+to|is\s+required\s+to|shall)\s+(?:always\s+|first\s+|now\s+|immediately\s+|also\s+)*(?:read|send|include|ignore|pass|forward|fetch|upload|tell|say|respond|reply|answer|output|print|call|use|run|invoke|execute|obey|follow|comply|hide|conceal|add|append|email|visit|open|download)\b`, `(?:` + directiveScope + `|` + sensitiveThing + `|\b(?:ignore|obey|comply|hide|conceal)\b)`},
-			{`\b(?:always|must|should|need\s+to|have\s+to|be\s+sure\s+to|make\s+sure\s+to|required\s+to)\s+(?:first\s+|also\s+)?(?:call|use|run|invoke|execute|trigger)\s+(?:this|the\s+\w+|[\w.-]+_\w+)\s*(?:tool|function)?\b`, directiveScope},
+			{"?always|must|should|need to|have to|be sure|make sure|required to", `\b(?:always|must|should|need\s+to|have\s+to|be\s+sure\s+to|make\s+sure\s+to|required\s+to)\s+(?:first\s+|also\s+)?(?:call|use|run|invoke|execute|trigger)\s+(?:this|the\s+\w+|[\w.-]+_\w+)\s*(?:tool|function)?\b`, directiveScope},
 			{`\b(?:(?:you|the\s+(?:assistant|ai|model|agent|llm))\s+(?:must|should|needs?\s+to|has\s+to|have\s+to)|always|make\s+sure\s+to|be\s+sure\s+to)\s+(?:fill|populate|pass|put|include|set|stuff)\s+(?:this|it|here)\b.{0,30}\bwith\s+(?:(?:the|its|their|whole|entire|full|every|all|any)\s+)*(?:file|files|content|contents|text|output|history|conversation|key|keys|token|secret|credentials?|passwords?)\b`},
-			{`\bbefore\s+(?:using|calling|running|invoking|executing)\s+(?:this|the|any)\s+(?:\w+\s+)?(?:tool|function)\b`, `(?:` + readVerb + `|` + transferVerb + `|\bopen\b)`, sensitiveThing},
+			{`\bbefore\s+(?:using|calling|running|invoking|executing)\s+(?:this|the|any)\s+(?:\w+\s+)?(?:tool|function)\b`, "@handle", sensitiveThing},
 			{`\b(?:notiz|nachricht|anweisung|hinweis)\s+(?:an|für)\s+(?:die|den)\s+(?:ki|assistent\pL*|modell|agent\pL*)|\bals\s+(?:ki|assistent|sprachmodell)\s+(?:musst|solltest|darfst)`},
 			{`\b(?:du\s+musst|sie\s+müssen|du\s+solltest)\s+(?:immer|zuerst|stets|unbedingt)\b`, directiveScope},
 			{`\bbevor\s+du\s+(?:dieses|das|ein)\s+(?:tool|werkzeug)\s+(?:benutzt|verwendest|aufrufst|nutzt)`, sensitiveThing},

@@ -36,6 +36,14 @@ var (
 // fit. cut counts the characters of s that the result leaves out. Text made
 // only of lures yields "".
 func Sanitize(s string, maxChars int) (clean string, cut int) {
+	return sanitize(s, maxChars, isLure, true)
+}
+
+// sanitize is Sanitize with the test for a lure sentence given (the card
+// builder passes one that skips sentences the detector already read), and
+// the check of the joined result optional (search text, which no model
+// reads, goes without).
+func sanitize(s string, maxChars int, lure func(string) bool, joined bool) (clean string, cut int) {
 	total := utf8.RuneCountInString(s)
 	if maxChars <= 0 || s == "" {
 		return "", total
@@ -48,7 +56,7 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 	var kept []string
 	size := 0
 	for _, sentence := range all {
-		if isLure(sentence) {
+		if lure(sentence) {
 			continue
 		}
 		n := utf8.RuneCountInString(sentence)
@@ -57,8 +65,8 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 			gap = 1
 		}
 		if size+gap+n > maxChars {
-			if len(kept) == 0 {
-				kept = append(kept, cutWords(sentence, maxChars))
+			if short := cutWords(sentence, maxChars); len(kept) == 0 && !lure(short) {
+				kept = append(kept, short) // cutting may have made a lure of it
 			}
 			break
 		}
@@ -66,7 +74,7 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 		size += gap + n
 	}
 	clean = strings.Join(kept, " ")
-	for isLure(clean) { // joining or cutting sentences may have made one
+	for joined && len(kept) > 1 && joinedLure(clean) { // joining sentences may have made one
 		kept = kept[:len(kept)-1]
 		clean = strings.Join(kept, " ")
 	}
@@ -179,6 +187,14 @@ func isWordByte(b byte) bool {
 // isLure reports a sentence that breaks one of the detector's rules.
 func isLure(sentence string) bool {
 	return poison.match(sentence, 1) != ""
+}
+
+// joinedLure reports sanitized text whose joined sentences make a lure none
+// of them is alone ("ignore" / "previous instructions" on two lines). Only
+// rules that are one pattern are read across sentences: a rule that needs
+// two things in one sentence is not broken by finding them in two.
+func joinedLure(text string) bool {
+	return poison.matchSingle(text) != ""
 }
 
 // cutWords shortens s to at most maxChars characters, ending on a word

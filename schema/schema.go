@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Limits from the design contract. A tool past any of them is refused alone.
@@ -80,6 +81,21 @@ type Input struct {
 type Tool struct {
 	Record Record
 	Card   Card
+
+	cut *spanCutter // what the detector flagged and read; nil for a Tool not made by Normalize
+}
+
+// Prose sanitizes provider prose of this tool for search text, which no
+// model reads: as Sanitize, after cutting the sentences the detector flagged
+// in Normalize, without reading again the sentences it read there, and
+// without Sanitize's check of the joined result.
+func (t *Tool) Prose(s string, maxChars int) (clean string, cut int) {
+	if t.cut == nil {
+		return Sanitize(s, maxChars)
+	}
+	total := utf8.RuneCountInString(s)
+	clean, _ = sanitize(t.cut.cut(s), maxChars, t.cut.lure, false)
+	return clean, max(0, total-utf8.RuneCountInString(clean))
 }
 
 // DecodeRecord reads a stored exact record (the JSON [Record] layout).

@@ -201,6 +201,9 @@ func collapseSpace(s string) string {
 // single letters, the commonest separator is removed and any other gap
 // becomes a space.
 func joinSpacedLetters(s string) (string, bool) {
+	if !hasSpacedRun(s) {
+		return "", false
+	}
 	type piece struct {
 		text   string
 		letter bool
@@ -209,7 +212,7 @@ func joinSpacedLetters(s string) (string, bool) {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		j := i + n
-		isL := unicode.IsLetter(r) || unicode.IsDigit(r)
+		isL := unicode.IsLetter(r)
 		for j < len(s) {
 			r2, n2 := utf8.DecodeRuneInString(s[j:])
 			if (unicode.IsLetter(r2) || unicode.IsDigit(r2)) != isL {
@@ -263,6 +266,33 @@ func joinSpacedLetters(s string) (string, bool) {
 		i = j + 1
 	}
 	return b.String(), changed
+}
+
+// hasSpacedRun reports, cheaply, whether s may hold four single letters
+// with short separators between them; joinSpacedLetters does the work.
+func hasSpacedRun(s string) bool {
+	run, gap, prevLetter, runLen := 0, 0, false, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if prevLetter {
+				run, runLen = 0, 0 // a word of two letters or more ends the run
+			} else {
+				if runLen > 0 && gap > 3 {
+					run = 0
+				}
+				run++
+				runLen++
+				if run >= 4 {
+					return true
+				}
+			}
+			prevLetter, gap = true, 0
+			continue
+		}
+		prevLetter = false
+		gap++
+	}
+	return false
 }
 
 // tagPayload reads text hidden in Unicode tag characters (U+E0020 to
