@@ -41,8 +41,8 @@ func FuzzNormalize(f *testing.F) {
 		if n := utf8.RuneCountInString(tool.Card.Summary); n > summaryChars {
 			t.Errorf("summary of %d characters", n)
 		}
-		if Hash(tool.Record.InputSchema) != tool.Record.Hash {
-			t.Errorf("hash does not match the schema")
+		if Hash(tool.Definition) != tool.Record.Hash {
+			t.Errorf("hash does not match the definition")
 		}
 		if !reflect.DeepEqual(decodeExact(t, tool.Record.Raw), decodeExact(t, raw)) {
 			t.Errorf("Raw differs from the tool sent")

@@ -71,6 +71,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	}
 	shown, aliases := assignAliases(s.names(), cutter.flagged)
 	card, cut := buildCard(server, tool, kept, input, s, shown, cutter)
+	def := definition(name, title, description, canonical, tool.get("annotations"), tool.get("outputSchema"))
 	rec := Record{
 		Server:      server,
 		Name:        name,
@@ -78,7 +79,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 		Description: description,
 		InputSchema: canonical,
 		Raw:         tool.appendCanonical(nil),
-		Hash:        Hash(canonical),
+		Hash:        Hash(def),
 		Aliases:     aliases,
 		Properties:  s.names(),
 		ProseCut:    utf8.RuneCountInString(description) - utf8.RuneCountInString(kept) + cut,
@@ -87,7 +88,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
 		rec.Annotations = a.appendCanonical(nil)
 	}
-	return &Tool{Record: rec, Card: card, cut: cutter}, nil
+	return &Tool{Record: rec, Card: card, Definition: def, cut: cutter}, nil
 }
 
 // emptyObjectSchema stands in for a tool that sends no inputSchema: it takes

@@ -37,7 +37,7 @@ type Record struct {
 	InputSchema json.RawMessage   `json:"inputSchema"`           // canonical JSON of the input schema
 	Annotations json.RawMessage   `json:"annotations,omitempty"` // MCP annotations as sent
 	Raw         json.RawMessage   `json:"raw"`                   // the whole tool object as sent (keeps execution, outputSchema, _meta)
-	Hash        string            `json:"hash"`                  // hex SHA-256 of InputSchema
+	Hash        string            `json:"hash"`                  // hex SHA-256 of the tool's definition (see Tool.Definition)
 	Aliases     map[string]string `json:"aliases,omitempty"`     // alias -> provider property name (top level); identity names omitted
 	Properties  []string          `json:"properties,omitempty"`  // top-level provider property names, in schema order
 	ProseCut    int               `json:"proseCut,omitempty"`    // characters of provider prose the card left out (sanitizing and budgets)
@@ -81,6 +81,11 @@ type Input struct {
 type Tool struct {
 	Record Record
 	Card   Card
+	// Definition is the canonical JSON of everything of the tool a model
+	// could read or be steered by: name, title, description, input and
+	// output schema, annotations. Record.Hash is its SHA-256; pinning
+	// keeps it and compares it with [Diff] and [RiskRaised].
+	Definition []byte
 
 	cut *spanCutter // what the detector flagged and read; nil for a Tool not made by Normalize
 }
