@@ -98,7 +98,7 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 	g.SetLimit(indexParallel)
 	for i, name := range names {
 		g.Go(func() error {
-			results[i] = indexServer(ctx, cfg.Servers[name], st, ups, &o)
+			results[i] = indexServer(ctx, cfg.Servers[name], cfg.Bridge, st, ups, &o)
 			if o.Progress != nil {
 				progressMu.Lock()
 				fmt.Fprintln(o.Progress, results[i].String())
@@ -121,7 +121,7 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 	return results, nil
 }
 
-func indexServer(ctx context.Context, s config.Server, st *store.Store, ups *upstream.Pool, o *IndexOptions) IndexResult {
+func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *store.Store, ups *upstream.Pool, o *IndexOptions) IndexResult {
 	began := time.Now()
 	r := IndexResult{Server: s.Name}
 	fail := func(err error) IndexResult {
@@ -149,7 +149,12 @@ func indexServer(ctx context.Context, s config.Server, st *store.Store, ups *ups
 	if l.Refusal != "" {
 		srv.State, srv.LastError = StatePartial, l.Refusal
 	}
-	rep, err := search.Ingest(ctx, st, srv, raws, o.Ingest)
+	ingest := search.IngestOptions{}
+	if o.Ingest != nil {
+		ingest = *o.Ingest
+	}
+	ingest.Pin = pinRule(bc, s.Name, o.Logger, time.Now)
+	rep, err := search.Ingest(ctx, st, srv, raws, &ingest)
 	if err != nil {
 		return fail(err)
 	}
