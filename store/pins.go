@@ -54,9 +54,10 @@ func (p *Pin) Current() (hash string, def []byte) {
 type PinRule func(pinned *Pin, t *Tool) Pin
 
 // ReplacePinned is [Store.ReplaceCatalog] that also pins the tools it
-// stores: rule decides the pin of each listed tool that has a Definition.
-// Pins of tools the listing no longer holds are kept, so that a tool that
-// comes back is compared with its pin.
+// stores: rule decides the pin of each listed tool that has a Definition
+// (a nil rule pins nothing, as ReplaceCatalog). Pins of tools the listing
+// no longer holds are kept, so that a tool that comes back is compared
+// with its pin.
 func (s *Store) ReplacePinned(ctx context.Context, srv Server, tools []Tool, rule PinRule) error {
 	return s.replaceCatalog(ctx, srv, tools, rule)
 }
