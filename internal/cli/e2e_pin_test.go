@@ -204,7 +204,25 @@ func TestPinRugPull(t *testing.T) {
 		t.Errorf("the change was logged %d times, want once:\n%s", n, s.stderr.String())
 	}
 
-	approve(t, s, "notes/read_note")
+	got, out := servers(t, s)
+	notes := got.Servers[0]
+	if notes.Held != 1 || len(notes.HeldTools) != 1 || notes.HeldTools[0].Name != "read_note" ||
+		!strings.Contains(notes.HeldTools[0].Reason, "destructive") ||
+		strings.Join(notes.HeldTools[0].Changed, ",") != "annotations.destructiveHint,annotations.readOnlyHint,description" {
+		t.Errorf("servers --json does not show read_note held with why and what changed:\n%s", out)
+	}
+	table, _ := runCapbridge(t, "servers", "--config", s.cfg, "--db", s.db)
+	if !strings.Contains(table, "capbridge approve notes/TOOL") || !strings.Contains(table, "read_note: riskier than pinned") {
+		t.Errorf("servers does not say what is held and how to approve it:\n%s", table)
+	}
+
+	if out := approve(t, s, "notes/read_note"); !strings.Contains(out, "Approved notes/read_note") || !strings.Contains(out, "released") {
+		t.Errorf("approve said:\n%s", out)
+	}
+	got, out = servers(t, s)
+	if notes := got.Servers[0]; notes.Held != 0 || len(notes.ChangedTools) != 1 || notes.ChangedTools[0].ApprovedAt == nil {
+		t.Errorf("servers --json after approval:\n%s", out)
+	}
 	card = discoverAction(t, cs, "read a note file", "notes", "read_note")
 	if card["risk"] != "destructive" {
 		t.Errorf("card after approval: %v, want the approved, destructive definition", card)
@@ -254,20 +272,7 @@ func TestPinListedTwice(t *testing.T) {
 	if hasCard(ans, "read_note") {
 		t.Errorf("a tool listed twice was offered:\n%s", text)
 	}
-	out, _ := runCapbridge(t, "servers", "--json", "--config", s.cfg, "--db", s.db)
-	var got struct {
-		Servers []struct {
-			Name         string `json:"name"`
-			Tools        int    `json:"tools"`
-			Refused      int    `json:"refused"`
-			RefusedTools []struct {
-				Name, Reason string
-			} `json:"refusedTools"`
-		} `json:"servers"`
-	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Servers) != 1 {
-		t.Fatalf("servers --json: %v\n%s", err, out)
-	}
+	got, out := servers(t, s)
 	notes := got.Servers[0]
 	twice := 0
 	for _, r := range notes.RefusedTools {
@@ -281,17 +286,44 @@ func TestPinListedTwice(t *testing.T) {
 	}
 }
 
-// approve releases held tools as the user would. TODO(pin): through
-// `capbridge approve` once the command exists.
-func approve(t *testing.T, s *pinSetup, target string) {
+// approve runs `capbridge approve target` against the setup's catalog,
+// as the user would beside a running serve.
+func approve(t *testing.T, s *pinSetup, target string) string {
 	t.Helper()
-	st, err := store.Open(context.Background(), s.db, nil)
-	if err != nil {
-		t.Fatal(err)
+	out, _ := runCapbridge(t, "approve", "--db", s.db, target)
+	return out
+}
+
+// serversJSON is what the pinning tests read of `capbridge servers --json`.
+type serversJSON struct {
+	Servers []struct {
+		Name         string `json:"name"`
+		Tools        int    `json:"tools"`
+		Refused      int    `json:"refused"`
+		Held         int    `json:"held"`
+		RefusedTools []struct {
+			Name, Reason string
+		} `json:"refusedTools"`
+		HeldTools []struct {
+			Name    string   `json:"name"`
+			Reason  string   `json:"reason"`
+			Changed []string `json:"changed"`
+		} `json:"heldTools"`
+		ChangedTools []struct {
+			Name       string     `json:"name"`
+			Changed    []string   `json:"changed"`
+			ApprovedAt *time.Time `json:"approvedAt"`
+		} `json:"changedTools"`
+	} `json:"servers"`
+}
+
+// servers runs `capbridge servers --json` on the setup.
+func servers(t *testing.T, s *pinSetup) (serversJSON, string) {
+	t.Helper()
+	out, _ := runCapbridge(t, "servers", "--json", "--config", s.cfg, "--db", s.db)
+	var got serversJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Servers) != 1 {
+		t.Fatalf("servers --json: %v\n%s", err, out)
 	}
-	defer st.Close()
-	server, tool, _ := strings.Cut(target, "/")
-	if _, err := st.Approve(context.Background(), server, tool); err != nil {
-		t.Fatal(err)
-	}
+	return got, out
 }
