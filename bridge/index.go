@@ -53,6 +53,7 @@ type IndexResult struct {
 	Stored  int   // searchable tools stored
 	Refused int   // tools refused by the schema limits, stored with reasons
 	Hidden  int   // tools left out by the config's tools.allow/deny
+	Held    int   // stored tools held for review (see capbridge servers)
 	Bytes   int64 // the catalog's bytes as listed
 	Took    time.Duration
 	// Refusal says why the listing stopped at a catalog limit; "" if the
@@ -159,8 +160,17 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		return fail(err)
 	}
 	r.Report, r.Stored, r.Refused = rep, rep.Stored, len(rep.Refused)
+	held, err := st.Held(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	for _, h := range held {
+		if h.Server == s.Name {
+			r.Held++
+		}
+	}
 	r.Took = time.Since(began)
-	o.Logger.Info("indexed", "server", s.Name, "stored", r.Stored, "refused", r.Refused, "bytes", r.Bytes, "took", r.Took)
+	o.Logger.Info("indexed", "server", s.Name, "stored", r.Stored, "refused", r.Refused, "held", r.Held, "bytes", r.Bytes, "took", r.Took)
 	return r
 }
 
@@ -191,6 +201,9 @@ func (r IndexResult) String() string {
 	line := fmt.Sprintf("%-20s %d tools stored, %d refused, %s, %s", r.Server, r.Stored, r.Refused, byteSize(r.Bytes), r.Took.Round(time.Millisecond))
 	if r.Hidden > 0 {
 		line += fmt.Sprintf(", %d hidden by tools.allow/deny", r.Hidden)
+	}
+	if r.Held > 0 {
+		line += fmt.Sprintf(", %d held for review (capbridge servers)", r.Held)
 	}
 	if r.Refusal != "" {
 		line += "; " + r.Refusal

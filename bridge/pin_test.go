@@ -262,3 +262,38 @@ func callsOf(t *testing.T, st *store.Store, server, tool string, n int) store.Ca
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestIndexCountsHeld: `capbridge index` says how many of a server's tools
+// wait for review, on the listing that holds them and on an unchanged one.
+func TestIndexCountsHeld(t *testing.T) {
+	reload := make(chan []json.RawMessage)
+	t.Cleanup(func() { close(reload) })
+	cfg := &config.File{Servers: map[string]config.Server{"notes": serveDemo(t, "notes", &demo.Options{
+		Tools: []json.RawMessage{json.RawMessage(readNote)}, Reload: reload})}}
+	st := openStore(t)
+	ups := newTestUpstreams(t, cfg, nil)
+	ctx := testContext(t)
+	if _, err := Index(ctx, cfg, st, ups, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	reload <- []json.RawMessage{json.RawMessage(deleteNote)}
+	for range 2 {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			results, err := Index(ctx, cfg, st, ups, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if results[0].Held == 1 {
+				if line := results[0].String(); !strings.Contains(line, "1 held for review") {
+					t.Errorf("progress line %q does not count the held tool", line)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("index after the rug pull: %+v", results[0])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}

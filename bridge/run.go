@@ -93,7 +93,12 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, ar
 		b.indexer.request(act.server)
 		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, b.changedMessage(ctx, act)))
 	}
-	if held, err := b.held(ctx, act); held || err != nil {
+	switch held, err := b.held(ctx, act); {
+	case errors.Is(err, store.ErrLocked):
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
+	case err != nil:
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, sanitized("The tool was not run: its pin could not be read: "+err.Error(), maxMessageLen)))
+	case held:
 		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgHeld))
 	}
 	v, err := b.validators.get(tool)
