@@ -2,11 +2,9 @@ package bridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/capbridge/capbridge/search"
-	"github.com/capbridge/capbridge/store"
 )
 
 // heldSet names the tools held until the user approves them
@@ -63,15 +61,11 @@ const msgHeld = "This tool is held until the user reviews it (capbridge servers)
 // held reports whether the tool of act is held. A tool with no pin (a
 // catalog stored without pinning) is not.
 func (b *Server) held(ctx context.Context, act action) (bool, error) {
-	p, err := b.st.Pin(ctx, act.server, act.tool)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
-	}
+	held, err := b.st.IsHeld(ctx, act.server, act.tool)
 	if err != nil {
 		b.logger.Warn("reading a tool's pin before a run failed; not running it", "server", act.server, "tool", act.tool, "err", err)
-		return false, err
 	}
-	return p.Held, nil
+	return held, err
 }
 
 // changedMessage answers schema_changed for an action whose tool's

@@ -207,6 +207,28 @@ func (s *Store) Pin(ctx context.Context, server, tool string) (*Pin, error) {
 	return &p, nil
 }
 
+// IsHeld reports whether one tool is held; a tool with no pin is not. It
+// reads the held flag alone, through a prepared statement: runs call it
+// every time.
+func (s *Store) IsHeld(ctx context.Context, server, tool string) (bool, error) {
+	op := fmt.Sprintf("checking whether %s/%s is held", server, tool)
+	rows, err := s.stmts.query(ctx, "SELECT held FROM pins WHERE server = ? AND tool = ?", server, tool)
+	if err != nil {
+		return false, s.wrap(op, err)
+	}
+	defer rows.Close()
+	held := false
+	if rows.Next() {
+		if err := rows.Scan(&held); err != nil {
+			return false, s.wrap(op, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, s.wrap(op, err)
+	}
+	return held, nil
+}
+
 // HeldTool names one held tool and why it is held.
 type HeldTool struct {
 	Server, Tool, Reason string

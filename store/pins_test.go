@@ -65,6 +65,11 @@ func TestPinsFollowListingsAndApprovals(t *testing.T) {
 	if got := heldNames(); !slices.Equal(got, []string{"notes/read_note: strict"}) {
 		t.Fatalf("held = %q", got)
 	}
+	for tool, want := range map[string]bool{"read_note": true, "list_notes": false, "never_listed": false} {
+		if held, err := s.IsHeld(ctx, "notes", tool); err != nil || held != want {
+			t.Errorf("IsHeld(%s) = %v, %v; want %v", tool, held, err, want)
+		}
+	}
 	p, err := s.Pin(ctx, "notes", "read_note")
 	if err != nil || string(p.Definition) != "reads" || string(p.Listed) != "deletes" || string(p.Previous) != "reads" ||
 		!slices.Equal(p.Changed, []string{"description"}) || p.ChangedAt.UnixMilli() != 1000 {
