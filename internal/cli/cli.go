@@ -61,6 +61,7 @@ func commands() []command {
 		{name: "servers", brief: "server states, tool counts, bytes, refused tools", run: runServers},
 		{name: "stats", brief: "context saved: direct registration vs the bridge", run: runStats},
 		{name: "eval", brief: "measure discovery on a catalog and queries", run: runEval},
+		{name: "scan", brief: "flag tool text that reads like an attack on the model", run: runScan},
 		{name: "import", brief: "merge an existing mcpServers config", run: runImport},
 		{name: "add", brief: "add a server to the config", run: runAdd},
 		{name: "remove", brief: "remove a server from the config", run: runRemove},
