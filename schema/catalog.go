@@ -13,6 +13,7 @@ import (
 // returned in listing order.
 func NormalizeCatalog(server string, raws []json.RawMessage) (tools []*Tool, refused []Refusal) {
 	seen := make(map[string]bool, len(raws))
+	memo := detectMemo{}
 	total := 0
 	overBudget := false
 	for i, raw := range raws {
@@ -26,7 +27,7 @@ func NormalizeCatalog(server string, raws []json.RawMessage) (tools []*Tool, ref
 			refused = append(refused, Refusal{Tool: guessName(raw), Reason: fmt.Sprintf("catalog is over the %s limit from this tool on", sizeOf(MaxCatalogBytes))})
 			continue
 		}
-		tool, err := Normalize(server, raw)
+		tool, err := normalize(server, raw, memo)
 		if err != nil {
 			refused = append(refused, refusalOf(raw, err))
 			continue
