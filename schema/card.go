@@ -42,7 +42,7 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 	if strings.TrimSpace(prose) == "" {
 		prose = cut.cut(tool.get("title").str())
 	}
-	summary, proseCut := sanitize(prose, summaryChars, cut.lure, true)
+	summary, proseCut := sanitize(prose, summaryChars, cut.lureIn(prose), true)
 	if summary == "" {
 		summary, _ = Sanitize(nameWords(shownName), summaryChars)
 	}
@@ -94,7 +94,7 @@ func projectInput(root *node, p property, alias string, cut *spanCutter) (Input,
 		raw = target.get("title").str()
 	}
 	raw = cut.cut(raw)
-	desc, n := sanitize(raw, inputDescChars, cut.lure, true)
+	desc, n := sanitize(raw, inputDescChars, cut.lureIn(raw), true)
 	return Input{
 		Name:        alias,
 		Type:        typeName(root, p.schema, 0),

@@ -24,6 +24,7 @@ func NormalizeCatalog(server string, raws []json.RawMessage) (tools []*Tool, ref
 	copies := make(map[string][]string)     // name -> definition hashes listed after the first
 	refusedNames := make(map[string]bool)   // names of refused copies
 	seenRefusals := make(map[Refusal]bool)  // named refusals, counted once
+	memo := detectMemo{}
 	total := 0
 	overBudget := false
 	refuse := func(r Refusal) {
@@ -47,7 +48,7 @@ func NormalizeCatalog(server string, raws []json.RawMessage) (tools []*Tool, ref
 			refuse(Refusal{Tool: guessName(raw), Reason: fmt.Sprintf("catalog is over the %s limit from this tool on", sizeOf(MaxCatalogBytes))})
 			continue
 		}
-		tool, err := Normalize(server, raw)
+		tool, err := normalize(server, raw, memo)
 		if err != nil {
 			refuse(refusalOf(raw, err))
 			continue

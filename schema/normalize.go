@@ -32,6 +32,11 @@ type Refusal struct {
 // exact Record and its Card. A tool over a limit, or one that cannot be
 // called safely, returns a *RefusalError. Normalize never panics.
 func Normalize(server string, raw json.RawMessage) (*Tool, error) {
+	return normalize(server, raw, nil)
+}
+
+// normalize is Normalize with the detector's memo of one catalog (may be nil).
+func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
 		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
 	}
@@ -62,7 +67,7 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	}
 
 	title, description := tool.get("title").str(), tool.get("description").str()
-	scan := poison.detectTool(tool)
+	scan := poison.detectTool(tool, memo)
 	cutter := newSpanCutter(scan)
 	kept := truncateRunes(cutter.cut(description), MaxProseChars)
 	s := shape{}

@@ -200,8 +200,20 @@ func cutSpan(s string) string {
 // read (so sanitizing them later need not read them again).
 type toolScan struct {
 	d     *detector
+	memo  detectMemo // may be nil
 	found []finding
 	read  []string
+}
+
+// detectMemo keeps what the detector found in each text of one catalog, by
+// the text: servers repeat the same parameter descriptions across many
+// tools. Keys of name-like texts start with a NUL byte.
+type detectMemo map[string][]spanHit
+
+// spanHit is one flagged piece of a text, as byte offsets into it.
+type spanHit struct {
+	rule       string
+	start, end int
 }
 
 // text checks one text of a tool, sentence by sentence, and records a
@@ -212,9 +224,24 @@ func (sc *toolScan) text(field, text string) {
 		return
 	}
 	sc.read = append(sc.read, text)
+	hits, ok := sc.memo[text]
+	if !ok {
+		hits = sc.d.scanText(text)
+		if sc.memo != nil {
+			sc.memo[text] = hits
+		}
+	}
+	for _, h := range hits {
+		sc.found = append(sc.found, finding{rule: h.rule, field: field, text: text[h.start:h.end]})
+	}
+}
+
+// scanText finds the flagged sentences of one text.
+func (d *detector) scanText(text string) []spanHit {
+	var hits []spanHit
 	segs := splitSegments(text)
 	for i := 0; i < len(segs); i++ {
-		name := sc.d.match(text[segs[i].start:segs[i].end], 1)
+		name := d.match(text[segs[i].start:segs[i].end], 1)
 		if name == "" {
 			continue
 		}
@@ -225,8 +252,9 @@ func (sc *toolScan) text(field, text string) {
 				i++
 			}
 		}
-		sc.found = append(sc.found, finding{rule: name, field: field, text: text[start:end]})
+		hits = append(hits, spanHit{rule: name, start: start, end: end})
 	}
+	return hits
 }
 
 // name checks a name-like text (a tool or property name, an enum value)
@@ -236,18 +264,36 @@ func (sc *toolScan) name(field, name string) {
 	if name == "" {
 		return
 	}
+	key := "\x00" + name
+	hits, ok := sc.memo[key]
+	if !ok {
+		if r := sc.d.scanName(name); r != "" {
+			hits = []spanHit{{rule: r, end: len(name)}}
+		}
+		if sc.memo != nil {
+			sc.memo[key] = hits
+		}
+	}
+	for _, h := range hits {
+		sc.found = append(sc.found, finding{rule: h.rule, field: field, text: name})
+	}
+}
+
+// scanName returns the rule a name-like text breaks, or "".
+func (d *detector) scanName(name string) string {
 	words := nameWords(name)
+	if isASCII(name) && len(name) < minBlobChars && !strings.Contains(words, " ") {
+		return "" // one plain word: no rule reads a single word
+	}
 	if !clearName.MatchString(name) || words == "" {
-		if r := sc.d.match(name, 1); r != "" {
-			sc.found = append(sc.found, finding{rule: r, field: field, text: name})
-			return
+		if r := d.match(name, 1); r != "" {
+			return r
 		}
 	}
 	if words != "" {
-		if r := sc.d.match(words, 1); r != "" {
-			sc.found = append(sc.found, finding{rule: r, field: field, text: name})
-		}
+		return d.match(words, 1)
 	}
+	return ""
 }
 
 // match returns the name of the first rule one sentence breaks, or "".
@@ -445,8 +491,9 @@ const maxScanChars = 16 * MaxProseChars
 // model-facing message: name, titles, description, and in the input schema
 // property names, descriptions, titles, enum values, defaults, constants
 // and examples, nested ones included.
-func (d *detector) detectTool(tool *node) *toolScan {
-	sc := &toolScan{d: d}
+// memo, when not nil, is shared by the tools of one catalog.
+func (d *detector) detectTool(tool *node, memo detectMemo) *toolScan {
+	sc := &toolScan{d: d, memo: memo}
 	sc.name("name", tool.get("name").str())
 	sc.text("title", bounded(tool.get("title").str()))
 	sc.text("description", bounded(tool.get("description").str()))
@@ -579,6 +626,14 @@ func (c *spanCutter) lure(sentence string) bool {
 		}
 	}
 	return isLure(sentence)
+}
+
+// lureIn is lure for sentences of one text the detector read, src: it
+// looks there first.
+func (c *spanCutter) lureIn(src string) func(string) bool {
+	return func(sentence string) bool {
+		return !strings.Contains(src, sentence) && c.lure(sentence)
+	}
 }
 
 // removedNote is the card note for a tool whose text was cut.

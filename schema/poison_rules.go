@@ -106,6 +106,10 @@ var lexiconSets = map[string][]string{
 	"@handle":   {"read", "transfer", "open"},
 }
 
+// secretHint is a cheap check that a sentence may name a secret, run
+// before the patterns that need one.
+const secretHint = "?key|token|secret|passw|credential|env|cookie|seed|mnemonic|passphrase|schlüssel|zugangsdaten|kennw|anmeldedaten|umgebungsvariablen|geheim|clé|cle|mot de passe|mots de passe|identifiants|variables|jeton|clave|contraseñ|credencial|chave|senha|variáveis|variaveis|ключ|парол|учётн|учетн|окружени|токен|密钥|私钥|私鑰|密鑰|密码|密碼|凭证|憑證|凭据|令牌|环境变量|環境變數|キー|鍵|シークレット|パスワード|認証情報|資格情報|トークン"
+
 // sensitivePath names files no tool description has reason to ask the model
 // to read: keys, credential stores, client configurations of MCP itself.
 const sensitivePath = `(?:\.ssh\b|\bid[_\s-]?(?:rsa|dsa|ecdsa|ed25519)\b|\betc[/\s_-]?(?:passwd|shadow|sudoers)\b|\bmcp[.\s_-]?json\b|claude_desktop_config|\.cursor[/\\]|\.aws[/\\]credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.kube[/\\]config|\.docker[/\\]config\.json|\.npmrc\b|\.pypirc\b|\.gnupg\b|wallet\.dat|\.bash_history|\.zsh_history|cookies\.sqlite|\.config[/\\]gh[/\\]hosts)`
@@ -144,7 +148,7 @@ var ruleSources = []ruleSource{
 		any: [][]string{
 			{`<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|(?:^|\s)#{2,}\s*(?:system|instruction)s?\b|\bbegin\s+(?:system|hidden)\s+(?:prompt|instructions?)`},
 			{"?you are now|from now on|act as|pretend|developer mode|jailbr|dan mode|do anything now|no longer", `\byou\s+are\s+now\s+(?:a|an|the|in|my|free|no\s+longer|dan|unrestricted|operating|acting|authori[sz]ed|allowed)\b|\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant|act|respond|behave|always)\b|\bact\s+as\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|developer|system|unrestricted|unfiltered|jailbroken|dan|superuser|god)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\bdeveloper\s+mode\b|\bjailbr(?:eak|oken)|\bdan\s+mode\b|\bdo\s+anything\s+now\b|\bno\s+longer\s+(?:bound|restricted)\b`},
-			{`\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|send|include|copy|paste|write|tell\s+me)\b.{0,40}?\b(?:(?:your|the|its|full|entire|complete|hidden|original|initial|verbatim)\s+)*(?:system|developer|hidden|initial|original|secret)[\s_-]*(?:prompt\b|instructions|rules)`},
+			{"?prompt|instructions|rules", `\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|send|include|copy|paste|write|tell\s+me)\b.{0,40}?\b(?:(?:your|the|its|full|entire|complete|hidden|original|initial|verbatim)\s+)*(?:system|developer|hidden|initial|original|secret)[\s_-]*(?:prompt\b|instructions|rules)`},
 			{`\b(?:hidden|secret|real|true|override|overriding|priority|updated|new)\s+(?:system\s+)?instructions?(?:\s+for\s+(?:you|the\s+(?:assistant|ai|model|agent|llm)))?\s*[:\-]|\bsystem\s+(?:override|instruction|notice|alert|update|directive)\s*:`},
 			{`\bdu\s+bist\s+(?:jetzt|nun|ab\s+sofort)\b|\bab\s+(?:jetzt|sofort)\s+bist\s+du\b|\btu\s+so,?\s+als\b|\bsystem-?prompt\b.{0,30}\b(?:zeige|gib|verrate|nenne|sende|ignoriere)|\b(?:zeige|gib|verrate|nenne|sende)\b.{0,30}\bsystem-?(?:prompt|anweisung)|\bentwicklermodus\b`},
 			{`\btu\s+es\s+(?:maintenant|d[ée]sormais|dor[ée]navant)\b|\bvous\s+[êe]tes\s+(?:maintenant|d[ée]sormais)\b|\b[àa]\s+partir\s+de\s+maintenant,?\s+(?:tu|vous)\b|\b(?:fais|faites)\s+semblant\b|\bmode\s+d[ée]veloppeur\b|\b(?:r[ée]v[èe]le|r[ée]v[ée]lez|affiche|montre|donne)\b.{0,30}(?:prompt|instructions?|invite)\s+(?:du\s+)?syst[èe]me`},
@@ -174,7 +178,7 @@ var ruleSources = []ruleSource{
 			{`\bwithout\s+(?:the\s+)?(?:user|human|operator)'?s?\s+(?:knowledge|knowing|noticing|awareness)`},
 			{`\b(?:sag\pL*|erzähl\pL*|erwähn\pL*|verrat\pL*|informier\pL*|teil\pL*|zeig\pL*)\b.{0,30}\b(?:nutzer|benutzer|anwender|user)\pL*.{0,20}\b(?:nicht|nichts|kein\pL*)\b|\b(?:nicht|nichts|niemals)\b.{0,30}\b(?:dem|den)\s+(?:nutzer|benutzer|anwender)\pL*.{0,20}\b(?:sagen|erzählen|erwähnen|mitteilen|zeigen|verraten)|\bohne\s+(?:dass\s+)?(?:der|den|dem|die)\s+(?:nutzer|benutzer|anwender)\pL*\s+.{0,20}(?:informieren|merkt|weiß|bemerkt|erfährt|benachrichtigen)|\bvor\s+(?:dem|den)\s+(?:nutzer|benutzer|anwender)\pL*\s+(?:verbergen|verheimlichen|geheim)|\b(?:heimlich|unbemerkt|insgeheim)\b|\bsag\pL*\s+(?:es\s+|das\s+)?(?:ihm|ihr|ihnen)\s+(?:es\s+)?nicht\b`},
 			{`\bne\s+(?:le\s+|lui\s+|leur\s+|en\s+|rien\s+)*(?:dis|dites|mentionne|mentionnez|signale|signalez|montre|montrez|r[ée]v[èe]le|r[ée]v[ée]lez|informe|informez|pr[ée]viens|pr[ée]venez|parle|parlez)\pL*\s+(?:rien|pas|jamais)\b.{0,30}\butilisat|\bsans\s+(?:en\s+)?(?:informer|pr[ée]venir|avertir|le\s+dire\s+[àa]|alerter|notifier)\pL*\s+(?:l['’])?utilisat|\b(?:cache|cachez|dissimule|dissimulez)\pL*.{0,30}(?:[àa]|de)\s+l['’]utilisat|\bl['’]utilisat\pL*\s+ne\s+doit\s+(?:pas|jamais)\s+(?:savoir|voir|[êe]tre)|\b(?:secr[èe]tement|discr[èe]tement|en\s+secret)\b`},
-			{`\bno\s+(?:le\s+|les\s+|se\s+lo\s+)?(?:digas|diga|menciones|mencione|informes|informe|avises|avise|muestres|reveles|cuentes|notifiques)\b.{0,30}\busuari|\bsin\s+(?:informar|avisar|decir|decirle|notificar|alertar)\pL*.{0,20}\busuari|\bsin\s+que\s+(?:el\s+)?usuario\s+(?:lo\s+)?(?:sepa|note|vea)|\b(?:oculta|ocultar|esconde|esconder)\pL*.{0,30}\b(?:al|del)\s+usuari|\bel\s+usuario\s+no\s+(?:debe|tiene\s+que|necesita)\s+(?:saber|ver|enterarse)|\b(?:en\s+secreto|secretamente|a\s+escondidas|sigilosamente)\b`},
+			{"?usuari|secreto|secretamente|escondidas|sigilosamente", `\bno\s+(?:le\s+|les\s+|se\s+lo\s+)?(?:digas|diga|menciones|mencione|informes|informe|avises|avise|muestres|reveles|cuentes|notifiques)\b.{0,30}\busuari|\bsin\s+(?:informar|avisar|decir|decirle|notificar|alertar)\pL*.{0,20}\busuari|\bsin\s+que\s+(?:el\s+)?usuario\s+(?:lo\s+)?(?:sepa|note|vea)|\b(?:oculta|ocultar|esconde|esconder)\pL*.{0,30}\b(?:al|del)\s+usuari|\bel\s+usuario\s+no\s+(?:debe|tiene\s+que|necesita)\s+(?:saber|ver|enterarse)|\b(?:en\s+secreto|secretamente|a\s+escondidas|sigilosamente)\b`},
 			{`\bn[ãa]o\s+(?:diga|mencione|informe|avise|mostre|revele|conte|notifique)\pL*\b.{0,30}\b(?:usu[áa]ri|utilizador)|\bsem\s+(?:informar|avisar|dizer|contar|notificar|alertar)\pL*.{0,20}\b(?:usu[áa]ri|utilizador)|\b(?:esconda|oculte|esconder|ocultar)\pL*.{0,30}\b(?:do|ao)\s+(?:usu[áa]ri|utilizador)|\bo\s+(?:usu[áa]rio|utilizador)\s+n[ãa]o\s+(?:deve|pode|precisa)\s+(?:saber|ver|perceber)|\b(?:em\s+segredo|secretamente|[àa]s\s+escondidas|sorrateiramente)\b`},
 			{`не\s+(?:говори|сообщай|рассказывай|упоминай|показывай|уведомляй|информируй|сообща|говор)\pL*.{0,30}пользовател|без\s+(?:ведома|уведомления|ведом)\pL*\s+пользовател|(?:скрой|скрывай|утаи)\pL*.{0,30}от\s+пользовател|пользовател\pL*\s+не\s+(?:должен|нужно|надо|должны)\s+(?:знать|видеть|узнать)|(?:^|\s)(?:тайно|незаметно|втайне|скрытно)`},
 			{`(?:不要|别|別|切勿|不得|不能|无需|無需)(?:告诉|告訴|通知|提醒|提及|透露|让|讓)(?:用户|使用者|用戶)|(?:对|對)(?:用户|使用者|用戶)(?:保密|隐瞒|隱瞞)|(?:瞒着|瞞著|背着|背著)(?:用户|使用者|用戶)|悄悄|偷偷|秘密地|暗中|ユーザー?(?:に|には)(?:は)?(?:知らせ|伝え|言わ|教え|見せ|通知し)(?:ないで|ない|ず|てはいけ)|ユーザーに知られ(?:ない|ず)|ユーザーに(?:内緒|秘密)|こっそり|密かに|ひそかに|黙って`},
@@ -184,13 +188,13 @@ var ruleSources = []ruleSource{
 		name:  RuleSecret,
 		stems: []string{"api", "secret", "secrets", "private", "priv", "ssh", "bearer", "session", "refresh", "credentials", "credential", "password", "passwords", "passphrase", "env", "environment", "dotenv", "seed", "mnemonic", "conversation", "chat", "transcript", "messages", "dialog", "dialogue", "everything", "exfiltrate", "exfiltrating", "leak", "steal", "harvest", "siphon", "smuggle", "disclose", "contents", "content", "print", "output", "dump", "paste", "echo", "reveal", "schl", "zuga", "passwort", "passwörter", "kennwort", "anmeldedaten", "umgebungsvariablen", "geheimnisse", "gesprächsverlauf", "chatverlauf", "unterhaltung", "konversation", "nachrichten", "verrate", "stiehl", "stehle", "clé", "clés", "cles", "mot", "mots", "identifiants", "variables", "jetons", "historique", "révèle", "revele", "divulgue", "vole", "clave", "claves", "contraseña", "contraseñas", "credenciales", "historial", "conversación", "mensajes", "revela", "filtra", "roba", "chave", "chaves", "senha", "senhas", "credenciais", "histórico", "conversa", "mensagens", "vaze", "roube", "ключ", "прив", "секр", "паро", "учёт", "учет", "пере", "токе", "исто", "весь", "всю", "пред", "раск", "укра", "слей", "fill", "populate", "provide", "supply", "give", "hand", "trage", "gib", "nutzers", "benutzers"},
 		any: [][]string{
-			{"@transfer", "?all|every|any|other|each|alle|sämtliche|tous|toutes|todos|todas|user's|users|user’s|nutzers|benutzers|anwenders|utilisateur|usuario|usuário|все|всех|пользовател|所有|全部|すべて|全て", qualifiedSecret},
-			{"@read", "@transfer", secretNoun},
-			{"?exfiltrat|leak|steal|harvest|reveal|siphon|smuggle|disclose|verrat|stiehl|stehle|révèle|revele|révél|divulg|vole|revela|filtra|roba|vaze|roube|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み", `(?:\b(?:exfiltrate|exfiltrating|leak|steal|harvest|reveal|siphon|smuggle|disclose)\b|\b(?:verrate|stiehl|stehle|r[ée]v[èe]le|divulgue|vole|revela|filtra|roba|revele|vaze|roube)\b|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み).{0,60}` + secretNoun},
+			{secretHint, "@transfer", "?all|every|any|other|each|alle|sämtliche|tous|toutes|todos|todas|user's|users|user’s|nutzers|benutzers|anwenders|utilisateur|usuario|usuário|все|всех|пользовател|所有|全部|すべて|全て", qualifiedSecret},
+			{secretHint, "@read", "@transfer", secretNoun},
+			{secretHint, "?exfiltrat|leak|steal|harvest|reveal|siphon|smuggle|disclose|verrat|stiehl|stehle|révèle|revele|révél|divulg|vole|revela|filtra|roba|vaze|roube|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み", `(?:\b(?:exfiltrate|exfiltrating|leak|steal|harvest|reveal|siphon|smuggle|disclose)\b|\b(?:verrate|stiehl|stehle|r[ée]v[èe]le|divulgue|vole|revela|filtra|roba|revele|vaze|roube)\b|раскрой|укради|слей|泄露|泄漏|窃取|竊取|盗取|漏らし|漏洩|盗ん|盗み).{0,60}` + secretNoun},
 			{"@transfer", "?conversation|chat|messages|transcript|dialog|everything the user|verlauf|unterhaltung|konversation|nachrichten|historique|discussion|précédents|precedents|conversaci|mensajes|conversa|mensagens|истори|диалог|разговор|переписк|сообщения|对话|對話|聊天|消息|会話|チャット", convNoun},
 			{`\bcontents?\s+of\s+(?:the\s+|your\s+|their\s+|the\s+user'?s\s+|any\s+|all\s+)?(?:\.env|env\s+files?|dotenv|credentials?\s+files?|secrets?\s+files?|keychain)`, "@transfer"},
-			{"?all |every|any |each |other", "?env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home|keychain|browser", `\b(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`, secretNoun + `\s+(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`},
-			{`\b(?:print|output|dump|paste|echo)\b.{0,40}(?:\bsecrets\b|passwords|private\s+keys?|api\s+keys|credentials|env(?:ironment)?\s+var)`},
+			{secretHint, "?all |every|any |each |other", "?env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home|keychain|browser", `\b(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`, secretNoun + `\s+(?:from|in|of|out\s+of)\s+(?:the\s+|your\s+)?(?:env|environment|system|machine|computer|disk|host|conversation|context|memory|chat|home\s+directory|keychain|browser)\b`},
+			{"?secrets|passwords|private key|api key|credentials|env", `\b(?:print|output|dump|paste|echo)\b.{0,40}(?:\bsecrets\b|passwords|private\s+keys?|api\s+keys|credentials|env(?:ironment)?\s+var)`},
 		},
 	},
 	{
@@ -198,7 +202,7 @@ var ruleSources = []ruleSource{
 		stems: []string{"ssh", "rsa", "dsa", "ecdsa", "ed25519", "etc", "passwd", "shadow", "sudoers", "mcp", "claude", "cursor", "aws", "credentials", "git", "netrc", "pgpass", "kube", "docker", "npmrc", "pypirc", "gnupg", "wallet", "bash_history", "zsh_history", "bash", "zsh", "cookies", "gh", "id", "json"},
 		drop:  `\S*\.pub\b|\.ssh[/\\](?:config|known_hosts)\b`,
 		any: [][]string{
-			{sensitivePath, "@access"},
+			{"?ssh|rsa|dsa|ed25519|passwd|shadow|sudoers|mcp|claude_desktop|cursor|aws|git-credentials|netrc|pgpass|kube|docker|npmrc|pypirc|gnupg|wallet.dat|_history|cookies.sqlite|hosts", sensitivePath, "@access"},
 		},
 	},
 	{
@@ -214,10 +218,10 @@ var ruleSources = []ruleSource{
 			{"?quando|sempre que|toda vez", whenCalledPT, shadowAction},
 			{"?когда|каждый раз|если", whenCalledRU, shadowAction},
 			{"?调用|呼叫|使用|調用|呼び出|使う|実行", whenCalledCJK, shadowAction},
-			{`\b(?:bcc|cc|blind[\s-]?(?:carbon[\s-]?)?copy|carbon\s+copy|forward\s+(?:a\s+)?cop(?:y|ies))\b.{0,60}[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:抄送|密送|bcc|cc).{0,20}[\w.+-]+@[\w-]+\.[a-z]{2,}`, `\b(?:always|also|every|all|each|must|make\s+sure|ensure|secretly|silently|automatically|additionally|in\s+addition|immer|auch|toujours|aussi|siempre|tambi[ée]n|sempre|tamb[ée]m)\b|всегда|также|始终|总是|常に|必ず`},
+			{"?@", `\b(?:bcc|cc|blind[\s-]?(?:carbon[\s-]?)?copy|carbon\s+copy|forward\s+(?:a\s+)?cop(?:y|ies))\b.{0,60}[\w.+-]+@[\w-]+\.[a-z]{2,}|(?:抄送|密送|bcc|cc).{0,20}[\w.+-]+@[\w-]+\.[a-z]{2,}`, `\b(?:always|also|every|all|each|must|make\s+sure|ensure|secretly|silently|automatically|additionally|in\s+addition|immer|auch|toujours|aussi|siempre|tambi[ée]n|sempre|tamb[ée]m)\b|всегда|также|始终|总是|常に|必ず`},
 			{`\b(?:all|any|every)\s+other\s+(?:tools?|functions?|servers?|mcp\s+servers?)\b`, `\b(?:must|should|never|do\s+not|don'?t|instead|ignore|before|redirect|route|disable|override|replace|first)\b`},
 			{`\b(?:instead\s+of|rather\s+than)\s+(?:using|calling|invoking)\s+(?:the\s+)?(?:` + toolRef + `)`, `\b(?:always|must|never|only)\b`},
-			{`\b(?:redirect|reroute|change|replace|override|swap|set)\b.{0,30}\b(?:recipients?|destination|to\s+address|receiver|account\s+number|iban|wallet\s+address|payee|beneficiary|target\s+url|webhook)\b.{0,40}\b(?:to|with)\b`, `\b(?:always|all|every|regardless|silently|secretly|any|whenever)\b`},
+			{"?recipient|destination|to address|receiver|account number|iban|wallet address|payee|beneficiary|target url|webhook", `\b(?:redirect|reroute|change|replace|override|swap|set)\b.{0,30}\b(?:recipients?|destination|to\s+address|receiver|account\s+number|iban|wallet\s+address|payee|beneficiary|target\s+url|webhook)\b.{0,40}\b(?:to|with)\b`, `\b(?:always|all|every|regardless|silently|secretly|any|whenever)\b`},
 			{`\b(?:tool|function|` + toolRef + `)\s+(?:is|has\s+been)\s+(?:deprecated|broken|disabled|unsafe|compromised|malicious)\b.{0,60}\b(?:use|call|invoke)\s+this\b`},
 		},
 	},
@@ -230,21 +234,21 @@ var ruleSources = []ruleSource{
 			{`(?:^|[.!?:;]\s)\W*(?:dear\s+|hey\s+)?(?:ai|assistant|claude|chatgpt|gpt|llm|ai\s+agent|ai\s+assistant|language\s+model|copilot|gemini)\s*[,:!]\s*(?:you|please|always|never|do\s+not|don'?t|first|before|remember|make\s+sure|ignore|read|send)\b`},
 			{"?as an ai|as the ai|as an assistant|as the assistant|as a language model|as the language model|as an llm|as the llm|as a llm|as an ai agent|as an ai assistant", `\bas\s+(?:an?|the)\s+(?:ai|assistant|language\s+model|llm|ai\s+agent|ai\s+assistant)\b.{0,30}\b(?:you|must|should|need|have\s+to|are\s+required|always|never|do\s+not)\b`},
 			{`\b(?:the\s+)?(?:ai|assistant|model|llm|agent|language\s+model)\s+(?:must|should|needs\s+to|has\s+to|is\s+required\s+to|shall)\s+(?:always\s+|first\s+|now\s+|immediately\s+|also\s+)*(?:read|send|include|ignore|pass|forward|fetch|upload|tell|say|respond|reply|answer|output|print|call|use|run|invoke|execute|obey|follow|comply|hide|conceal|add|append|email|visit|open|download)\b`, `(?:` + directiveScope + `|` + sensitiveThing + `|\b(?:ignore|obey|comply|hide|conceal)\b)`},
-			{"?always|must|should|need to|have to|be sure|make sure|required to", `\b(?:always|must|should|need\s+to|have\s+to|be\s+sure\s+to|make\s+sure\s+to|required\s+to)\s+(?:first\s+|also\s+)?(?:call|use|run|invoke|execute|trigger)\s+(?:this|the\s+\w+|[\w.-]+_\w+)\s*(?:tool|function)?\b`, directiveScope},
+			{"?always|must|should|need to|have to|be sure|make sure|required to", "?every|each|any|all|before|regardless|no matter|even if", `\b(?:always|must|should|need\s+to|have\s+to|be\s+sure\s+to|make\s+sure\s+to|required\s+to)\s+(?:first\s+|also\s+)?(?:call|use|run|invoke|execute|trigger)\s+(?:this|the\s+\w+|[\w.-]+_\w+)\s*(?:tool|function)?\b`, directiveScope},
 			{`\b(?:(?:you|the\s+(?:assistant|ai|model|agent|llm))\s+(?:must|should|needs?\s+to|has\s+to|have\s+to)|always|make\s+sure\s+to|be\s+sure\s+to)\s+(?:fill|populate|pass|put|include|set|stuff)\s+(?:this|it|here)\b.{0,30}\bwith\s+(?:(?:the|its|their|whole|entire|full|every|all|any)\s+)*(?:file|files|content|contents|text|output|history|conversation|key|keys|token|secret|credentials?|passwords?)\b`},
-			{`\bbefore\s+(?:using|calling|running|invoking|executing)\s+(?:this|the|any)\s+(?:\w+\s+)?(?:tool|function)\b`, "@handle", sensitiveThing},
-			{`\b(?:notiz|nachricht|anweisung|hinweis)\s+(?:an|für)\s+(?:die|den)\s+(?:ki|assistent\pL*|modell|agent\pL*)|\bals\s+(?:ki|assistent|sprachmodell)\s+(?:musst|solltest|darfst)`},
-			{`\b(?:du\s+musst|sie\s+müssen|du\s+solltest)\s+(?:immer|zuerst|stets|unbedingt)\b`, directiveScope},
-			{`\bbevor\s+du\s+(?:dieses|das|ein)\s+(?:tool|werkzeug)\s+(?:benutzt|verwendest|aufrufst|nutzt)`, sensitiveThing},
-			{`\b(?:note|message|instruction)s?\s+(?:[àa]|pour)\s+l['’](?:ia|assistant|agent|ai)\b|\ben\s+tant\s+qu['’](?:ia|assistant|agent|ai)\b`},
-			{`\bavant\s+d['’]utiliser\s+(?:cet|cette|l['’])\s*(?:outil|fonction)`, sensitiveThing},
-			{`\b(?:tu\s+dois|vous\s+devez)\s+(?:toujours|d['’]abord|syst[ée]matiquement|imp[ée]rativement)\b`, directiveScope},
-			{`\b(?:nota|mensaje|instrucci[óo]n)\s+para\s+(?:el|la)\s+(?:ia|asistente|modelo|agente)\b|\bcomo\s+(?:ia|asistente|modelo\s+de\s+lenguaje)\s*,?\s*(?:debes|tienes\s+que)\b`},
-			{`\bantes\s+de\s+(?:usar|utilizar|llamar\s+a)\s+(?:esta|la)\s+(?:herramienta|funci[óo]n)`, sensitiveThing},
-			{`\bdebes\s+(?:siempre|primero)\b`, directiveScope},
-			{`\b(?:nota|mensagem|instru[çc][ãa]o)\s+para\s+(?:a|o)\s+(?:ia|assistente|modelo|agente)\b|\bcomo\s+(?:ia|assistente|modelo\s+de\s+linguagem)\s*,?\s*(?:voc[êe]\s+)?deve\b`},
-			{`\bantes\s+de\s+(?:usar|utilizar|chamar)\s+(?:esta|a)\s+(?:ferramenta|fun[çc][ãa]o)`, sensitiveThing},
-			{`\b(?:voc[êe]\s+)?deve\s+(?:sempre|primeiro)\b`, directiveScope},
+			{"?before", `\bbefore\s+(?:using|calling|running|invoking|executing)\s+(?:this|the|any)\s+(?:\w+\s+)?(?:tool|function)\b`, "@handle", sensitiveThing},
+			{"?notiz|nachricht|anweisung|hinweis|als ki|als assistent|als sprachmodell", `\b(?:notiz|nachricht|anweisung|hinweis)\s+(?:an|für)\s+(?:die|den)\s+(?:ki|assistent\pL*|modell|agent\pL*)|\bals\s+(?:ki|assistent|sprachmodell)\s+(?:musst|solltest|darfst)`},
+			{"?du musst|sie müssen|du solltest", `\b(?:du\s+musst|sie\s+müssen|du\s+solltest)\s+(?:immer|zuerst|stets|unbedingt)\b`, directiveScope},
+			{"?bevor du", `\bbevor\s+du\s+(?:dieses|das|ein)\s+(?:tool|werkzeug)\s+(?:benutzt|verwendest|aufrufst|nutzt)`, sensitiveThing},
+			{"?l'|l’", `\b(?:note|message|instruction)s?\s+(?:[àa]|pour)\s+l['’](?:ia|assistant|agent|ai)\b|\ben\s+tant\s+qu['’](?:ia|assistant|agent|ai)\b`},
+			{"?avant d", `\bavant\s+d['’]utiliser\s+(?:cet|cette|l['’])\s*(?:outil|fonction)`, sensitiveThing},
+			{"?tu dois|vous devez", `\b(?:tu\s+dois|vous\s+devez)\s+(?:toujours|d['’]abord|syst[ée]matiquement|imp[ée]rativement)\b`, directiveScope},
+			{"?para el|para la|como ia|como asistente|como modelo", `\b(?:nota|mensaje|instrucci[óo]n)\s+para\s+(?:el|la)\s+(?:ia|asistente|modelo|agente)\b|\bcomo\s+(?:ia|asistente|modelo\s+de\s+lenguaje)\s*,?\s*(?:debes|tienes\s+que)\b`},
+			{"?antes de", `\bantes\s+de\s+(?:usar|utilizar|llamar\s+a)\s+(?:esta|la)\s+(?:herramienta|funci[óo]n)`, sensitiveThing},
+			{"?debes", `\bdebes\s+(?:siempre|primero)\b`, directiveScope},
+			{"?para a|para o|como ia|como assistente|como modelo", `\b(?:nota|mensagem|instru[çc][ãa]o)\s+para\s+(?:a|o)\s+(?:ia|assistente|modelo|agente)\b|\bcomo\s+(?:ia|assistente|modelo\s+de\s+linguagem)\s*,?\s*(?:voc[êe]\s+)?deve\b`},
+			{"?antes de", `\bantes\s+de\s+(?:usar|utilizar|chamar)\s+(?:esta|a)\s+(?:ferramenta|fun[çc][ãa]o)`, sensitiveThing},
+			{"?deve", `\b(?:voc[êe]\s+)?deve\s+(?:sempre|primeiro)\b`, directiveScope},
 			{`(?:заметка|сообщение|инструкция|примечание)\s+для\s+(?:ии|ассистента|модели|агента|ai)|как\s+(?:ии|ассистент|языковая\s+модель)\s*,?\s*(?:ты\s+|вы\s+)?(?:должен|должны|обязан)`},
 			{`перед\s+(?:использованием|вызовом|запуском)\s+(?:этого\s+)?(?:инструмента|функции)`, sensitiveThing},
 			{`(?:ты\s+должен|вы\s+должны|обязательно)\s+(?:всегда|сначала|сперва)`, directiveScope},

@@ -23,7 +23,6 @@ var (
 	mdStar        = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*]*?)\*`)
 	urlUserInfo   = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/?#@]+@`)
 	urlSecretArgs = regexp.MustCompile(`(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|pwd|sig|signature|auth)=)[^&#\s]+`)
-	sentenceEnd   = regexp.MustCompile(`[.!?]+["')\]]*\s+`)
 )
 
 // Sanitize turns untrusted provider prose into text a card may show. It
@@ -160,7 +159,7 @@ var abbreviations = []string{"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "i
 func sentenceBreak(s string) int {
 	from := 0
 	for {
-		loc := sentenceEnd.FindStringIndex(s[from:])
+		loc := sentenceEndIndex(s[from:])
 		if loc == nil {
 			return len(s)
 		}
@@ -178,6 +177,33 @@ func sentenceBreak(s string) int {
 		}
 		from = end
 	}
+}
+
+// sentenceEndIndex finds the first sentence end of s, as the pattern
+// `[.!?]+["')\]]*\s+` would (ASCII white space), without a regular
+// expression: sentence splitting runs on every text the detector reads.
+func sentenceEndIndex(s string) []int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?') {
+			j++
+		}
+		for j < len(s) && (s[j] == '"' || s[j] == '\'' || s[j] == ')' || s[j] == ']') {
+			j++
+		}
+		k := j
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r' || s[k] == '\f') {
+			k++
+		}
+		if k > j {
+			return []int{i, k}
+		}
+		i = j - 1
+	}
+	return nil
 }
 
 func isWordByte(b byte) bool {

@@ -62,6 +62,7 @@ func commands() []command {
 		{name: "approve", brief: "release held tools: pin the definitions listed now", run: runApprove},
 		{name: "stats", brief: "context saved: direct registration vs the bridge", run: runStats},
 		{name: "eval", brief: "measure discovery on a catalog and queries", run: runEval},
+		{name: "scan", brief: "flag tool text that reads like an attack on the model", run: runScan},
 		{name: "import", brief: "merge an existing mcpServers config", run: runImport},
 		{name: "add", brief: "add a server to the config", run: runAdd},
 		{name: "remove", brief: "remove a server from the config", run: runRemove},
