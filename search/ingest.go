@@ -79,7 +79,12 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 		if err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
-		if err := st.ReplacePinned(ctx, srv, rows, o.Pin); err != nil {
+		if o.Pin != nil {
+			err = st.ReplacePinned(ctx, srv, rows, o.Pin)
+		} else {
+			err = st.ReplaceCatalog(ctx, srv, rows)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
 		rep.Stored, rep.Refused = len(tools), refused
