@@ -32,7 +32,7 @@ const (
 	msgExpired       = "This actionId has expired (action ids last 10 minutes). Call discover_capability again for a fresh one."
 	msgUnknownAction = "This actionId was not issued to this session. Call discover_capability to get one."
 	msgGone          = "The server or tool of this actionId is no longer configured. Call discover_capability again."
-	msgSchemaChanged = "The tool's input schema changed since this card was made. Call discover_capability again for the current card."
+	msgSchemaChanged = "The tool's definition changed since this card was made. Call discover_capability again for the current card."
 	msgCursorExpired = "This cursor has expired (pages are kept 10 minutes). Run the tool again for a fresh result."
 	msgCursorUnknown = "Unknown cursor. Use the cursor exactly as a truncated result's last line gives it, or run the tool again."
 	msgCatalogLocked = "The tool was not run: capbridge's catalog is locked by another capbridge process writing it. Try again in a moment."
@@ -91,9 +91,17 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		return b.refuse(act, statusUpstreamError, upstreamFailure(act.server, err))
 	}
 	if tool.Hash != act.hash {
-		b.logger.Info("schema changed since discovery", "server", act.server, "tool", act.tool)
+		b.logger.Info("definition changed since discovery", "server", act.server, "tool", act.tool)
 		b.indexer.request(act.server)
-		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgSchemaChanged))
+		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, b.changedMessage(ctx, act)))
+	}
+	switch held, err := b.held(ctx, act); {
+	case errors.Is(err, store.ErrLocked):
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
+	case err != nil:
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, sanitized("The tool was not run: its pin could not be read: "+err.Error(), maxMessageLen)))
+	case held:
+		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgHeld))
 	}
 	v, err := b.validators.get(tool)
 	if err != nil {

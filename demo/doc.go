@@ -73,4 +73,13 @@
 //	                  the called tool's input schema and send
 //	                  notifications/tools/list_changed
 //	big-catalog:N     serve N synthetic tools (~3.15 KB each; 5,000 make ~15.7 MB) instead of the catalog
+//	listed-twice      serve a catalog that lists a name twice as it is written, as a
+//	                  hostile server would (a call of the name reaches its last copy)
+//
+// # Reloading
+//
+// [Options.Reload] replaces the catalog while the server runs, as a server
+// updated under its users would; [WatchFile] feeds it from a catalog file
+// (`capbridge demo-server --catalog FILE --watch`). Each change sends
+// notifications/tools/list_changed.
 package demo

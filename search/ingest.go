@@ -17,6 +17,9 @@ type IngestOptions struct {
 	Logger *slog.Logger
 	// Embedder, if set, embeds new and changed tools after they are stored.
 	Embedder *Embedder
+	// Pin, if set, decides each stored tool's pin in the transaction that
+	// stores the catalog (see [store.Store.ReplacePinned]).
+	Pin store.PinRule
 }
 
 // IngestReport says what Ingest did with one server's catalog.
@@ -76,7 +79,12 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 		if err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
-		if err := st.ReplaceCatalog(ctx, srv, rows); err != nil {
+		if o.Pin != nil {
+			err = st.ReplacePinned(ctx, srv, rows, o.Pin)
+		} else {
+			err = st.ReplaceCatalog(ctx, srv, rows)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
 		rep.Stored, rep.Refused = len(tools), refused
@@ -111,7 +119,8 @@ func catalogRows(tools []*schema.Tool, refused []schema.Refusal) ([]store.Tool, 
 			return nil, fmt.Errorf("encoding card of %q: %w", t.Record.Name, err)
 		}
 		taken[t.Record.Name] = true
-		rows = append(rows, store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t)})
+		rows = append(rows, store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t),
+			Definition: t.Definition})
 	}
 	for _, r := range refused {
 		base := r.Tool

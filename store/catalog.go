@@ -17,6 +17,7 @@ type Server struct {
 	LastError   string
 	Tools       int   // stored (not refused) tools; filled by Servers
 	Refused     int   // refused tools; filled by Servers
+	Held        int   // stored tools held until approved; filled by Servers
 	Bytes       int64 // bytes of the raw catalog as listed
 	// Listing identifies the catalog as listed (a digest the caller
 	// computes); "" when unknown. See [Store.TouchCatalog].
@@ -43,6 +44,11 @@ type Tool struct {
 	Card    []byte // schema.Card as JSON
 	Doc     Doc
 	Refusal string
+	// Definition is the tool's whole definition as the caller pins it
+	// (opaque bytes; Hash identifies it). [Store.ReplacePinned] passes it
+	// to its rule and keeps it in the tool's pin, not in the tool's row:
+	// tools read back have none.
+	Definition []byte
 	// ContentHash identifies Doc's text (SHA-256, hex). The store computes
 	// it; ReplaceCatalog ignores what the caller sets. It is the key of the
 	// embedding cache.
@@ -65,6 +71,11 @@ const StateStored = "stored"
 // names must be unique. An empty srv.State becomes [StateStored] and a zero
 // srv.LastListed the current time.
 func (s *Store) ReplaceCatalog(ctx context.Context, srv Server, tools []Tool) error {
+	return s.replaceCatalog(ctx, srv, tools, nil)
+}
+
+// replaceCatalog is ReplaceCatalog, and ReplacePinned when rule is not nil.
+func (s *Store) replaceCatalog(ctx context.Context, srv Server, tools []Tool, rule PinRule) error {
 	if srv.Name == "" {
 		return fmt.Errorf("replacing catalog: %w", errors.New("empty server name"))
 	}
@@ -96,6 +107,11 @@ ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint, state = exc
 		defer w.close()
 		if err := w.replace(ctx, srv.Name, old, tools); err != nil {
 			return err
+		}
+		if rule != nil {
+			if err := writePins(ctx, tx, srv.Name, tools, rule); err != nil {
+				return err
+			}
 		}
 		return w.finish(ctx)
 	})

@@ -143,6 +143,30 @@ END;
 DROP INDEX tools_key;
 CREATE INDEX tools_key ON tools (id, server, name, doc_len);
 `,
+	// 6: each tool's pin: the definition first stored (or last accepted
+	// or approved), the last change to it, and whether the tool is held
+	// until the user approves that change. Kept apart from tools, whose
+	// rows follow the listing: a tool that leaves a listing and comes
+	// back changed is compared with its pin all the same. The store
+	// treats definitions as opaque bytes and changed as a list of names.
+	`
+CREATE TABLE pins (
+	server      TEXT NOT NULL REFERENCES servers(name) ON DELETE CASCADE,
+	tool        TEXT NOT NULL,
+	hash        TEXT NOT NULL,              -- of definition
+	definition  BLOB NOT NULL,              -- the pinned definition
+	listed_hash TEXT NOT NULL DEFAULT '',   -- '' when the listing is the pin
+	listed      BLOB,                       -- the definition listed, when it differs from the pin
+	previous    BLOB,                       -- the definition before the last change
+	changed     TEXT NOT NULL DEFAULT '[]', -- JSON array: what the last change changed
+	changed_at  INTEGER,                    -- Unix milliseconds; NULL: never changed
+	held        INTEGER NOT NULL DEFAULT 0,
+	reason      TEXT NOT NULL DEFAULT '',   -- why it is held
+	approved_at INTEGER,                    -- Unix milliseconds; NULL: never approved
+	PRIMARY KEY (server, tool)
+) STRICT;
+CREATE INDEX pins_held ON pins (server, tool) WHERE held <> 0;
+`,
 }
 
 // padText fills the word table's pad column (migration 5): padTokens
