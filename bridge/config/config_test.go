@@ -39,6 +39,7 @@ func TestLoadConfigFull(t *testing.T) {
 	wantBridge := Bridge{
 		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, StartTimeout: 90 * time.Second, LogFile: "/tmp/capbridge.log",
 		Embeddings: &Embeddings{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text", APIKeyEnv: "OPENAI_API_KEY", Timeout: 1500 * time.Millisecond},
+		HTTP:       HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions},
 		Pinning:    PinningStrict, Suspicious: SuspiciousStrip,
 	}
 	if !reflect.DeepEqual(cfg.Bridge, wantBridge) {
@@ -82,7 +83,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Bridge{CallTimeout: DefaultCallTimeout, IdleShutdown: DefaultIdleShutdown, DiscoveryWait: DefaultDiscoveryWait, StartTimeout: DefaultStartTimeout,
-		Pinning: PinningRisk, Suspicious: SuspiciousHold}
+		HTTP: HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions}, Pinning: PinningRisk, Suspicious: SuspiciousHold}
 	if !reflect.DeepEqual(cfg.Bridge, want) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, want)
 	}
