@@ -81,8 +81,8 @@ func TestNearest(t *testing.T) {
 		{"calender", []string{"calendar", "calends"}, "calendar"},
 		{"papers", []string{"paper"}, ""}, // an inflection: stemming finds it
 		{"forcast", []string{"forecast"}, "forecast"},
-		{"totally", []string{"total"}, ""},      // "total" is its stem
-		{"kubernetes", []string{"kubectl"}, ""}, // too far
+		{"totally", []string{"total"}, ""},                 // "total" is its stem
+		{"kubernetes", []string{"kubectl"}, ""},            // too far
 		{"serach", []string{"search", "starch"}, "search"}, // a transposition is one edit
 		{"closing", []string{"close"}, ""},
 		{"libraries", []string{"library"}, ""},
