@@ -77,8 +77,9 @@ func namings(intent string) []naming {
 	for _, tok := range namedTokens(intent) {
 		out = append(out, naming{written: tok, byWords: fields == 1 || !hyphenated(tok)})
 	}
-	if n := len(words(intent)); fields > 1 && n > 1 && n <= maxNameWords {
-		out = append(out, naming{written: intent, byWords: true})
+	text := readValues(intent).text
+	if n := len(words(text)); fields > 1 && n > 1 && n <= maxNameWords {
+		out = append(out, naming{written: text, byWords: true})
 	}
 	return out
 }
@@ -207,6 +208,9 @@ func namedTokens(intent string) []string {
 		})
 		if tok == "" || (len(fields) > 1 && !identifierLike(tok)) {
 			continue
+		}
+		if _, value, _ := trimToken(f); len(fields) > 1 && isValue(value) {
+			continue // a path, URL, address or blob names no tool
 		}
 		out = append(out, tok)
 		if len(out) == maxNamedTokens {

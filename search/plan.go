@@ -70,12 +70,14 @@ const (
 // query) and builds the words leg's expression. If the lookup fails, every
 // word is searched and none counts as unknown.
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
-	p := &plan{intent: intent, words: queryWords(intent), trailing: trailingWords(intent)}
+	values := readValues(intent)
+	p := &plan{intent: intent, words: intentWords(values), trailing: trailingWords(intent)}
 	p.meant = p.words
 	if len(p.words) == 0 {
 		return p
 	}
-	syns := s.syn.expand(p.words)
+	// The names inside values are searched as synonyms are, at most.
+	syns := append(s.syn.expand(p.words), weakWords(values.weak, p.words)...)
 	asked := slices.Clone(p.words)
 	for _, w := range p.words {
 		asked = append(asked, stems(w)...)
@@ -119,6 +121,18 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		p.synExpr = orQuery(append(synonymsWithin(syns, docs, kept, budget), p.fixes...))
 	}
 	return p
+}
+
+// weakWords returns the distinct words of weak that are not stop words,
+// numbers or among words.
+func weakWords(weak, words []string) []string {
+	var out []string
+	for _, w := range weak {
+		if !stopWords[w] && !isNumber(w) && !slices.Contains(words, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // stems returns shorter forms w may take without an English inflection

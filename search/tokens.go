@@ -57,12 +57,17 @@ func humps(run string) []string {
 // queryWords returns the distinct words of an intent worth searching for,
 // in order: phrasal verbs joined (see joinPhrasal), stop words dropped,
 // words over maxWordRunes dropped (no tool-domain word is that long; such
-// runs are pasted blobs), and words the shape of a value implies (see
-// valueHints) added at the end.
+// runs are pasted blobs), values cut out and the words their shapes
+// imply added at the end (see readValues).
 func queryWords(intent string) []string {
+	return intentWords(readValues(intent))
+}
+
+// intentWords is queryWords of an intent's reading.
+func intentWords(r valueReading) []string {
 	seen := make(map[string]bool)
 	var out []string
-	for _, w := range append(joinPhrasal(words(intent)), valueHints(intent)...) {
+	for _, w := range append(joinPhrasal(words(r.text)), r.hints...) {
 		if seen[w] || stopWords[w] || utf8.RuneCountInString(w) > maxWordRunes {
 			continue
 		}
