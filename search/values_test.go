@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -54,6 +55,53 @@ func TestNamedTokensSkipValues(t *testing.T) {
 	for _, n := range namings("list the files in ~/Music/albums") {
 		if strings.Contains(strings.ToLower(n.written), "music") {
 			t.Errorf("namings hold %q: a folder names no tool", n.written)
+		}
+	}
+}
+
+// TestValuesOnRealCatalog runs intents carrying values over the tools of
+// 21 real MCP servers: the values' names must not pull their own topic in
+// (a music folder, audio tools), and what the values imply (a file to
+// write, a web page) must find the tools that do it.
+func TestValuesOnRealCatalog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a 1,011-tool catalog")
+	}
+	st := openStore(t)
+	f, err := OpenFile("../testdata/catalogs/laptop.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := LoadCatalog(context.Background(), st, f, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := New(st, nil)
+	tests := []struct {
+		intent string
+		top3   string   // a tool name holding this is among the first three
+		absent []string // no tool name among the first three holds these
+	}{
+		{"list the files in ~/Music/albums", "list_directory", []string{"audio", "music", "media"}},
+		{"save the summary to reports/q3.md", "write_file", []string{"summary"}},
+		{"write the notes to ~/notes/today.md", "write_file", []string{"today"}},
+		{"export the table to out/sales.xlsx", "write_file", []string{"table"}},
+		{"create the folder ~/projects/new-app/", "create_directory", []string{"project"}},
+		{"take a screenshot of https://example.com/pricing", "screenshot", nil},
+	}
+	for _, tt := range tests {
+		rs, err := s.Search(context.Background(), tt.intent, Query{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := names(rs)
+		if !slices.ContainsFunc(got, func(n string) bool { return strings.Contains(n, tt.top3) }) {
+			t.Errorf("Search(%q) = %v, want a %s tool among the first three", tt.intent, got, tt.top3)
+		}
+		for _, a := range tt.absent {
+			if slices.ContainsFunc(got, func(n string) bool { return strings.Contains(strings.ToLower(n), a) }) {
+				t.Errorf("Search(%q) = %v: a value's name pulled in a %q tool", tt.intent, got, a)
+			}
 		}
 	}
 }
