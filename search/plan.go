@@ -95,7 +95,7 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	p.docs = docs
 	named := writtenAsNames(intent)
 	for _, w := range p.words {
-		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
+		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) && !isPiece(w) {
 			p.unknown = append(p.unknown, w)
 			if typoCandidate(w, named) {
 				p.fixable = append(p.fixable, w)

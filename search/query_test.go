@@ -19,7 +19,8 @@ func TestQueryWords(t *testing.T) {
 		{"AclApi.add_mapping kebab-case", []string{"acl", "api", "add", "mapping", "kebab", "case"}},
 		{`"unbalanced (quote AND NOT`, []string{"unbalanced", "quote"}},
 		{"col:value NEAR(a b) * ^x", []string{"col", "value", "near", "b", "x"}},
-		{"東京の天気 🌧️ weather", []string{"東京の天気", "weather"}},
+		// Text in a script written without spaces: its two- and three-letter pieces.
+		{"東京の天気 🌧️ weather", []string{"weather", "東京", "京の", "の天", "天気", "東京の", "京の天", "の天気"}},
 		{"can you help me", nil},
 		{"repeat repeat REPEAT", []string{"repeat"}},
 		{"", nil},

@@ -92,6 +92,25 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 
 	covered := make([]bool, len(intentWords))
 	left := len(intentWords)
 	var hit float64
+	// Pieces of spaceless scripts are matched against the text's pieces.
+	var docPieces []string
+	for i, w := range intentWords {
+		if !isPiece(w) {
+			continue
+		}
+		if docPieces == nil {
+			_, docPieces = store.SplitScripts(d.Name + " " + d.Desc)
+			docPieces = append(docPieces, "") // looked up once, even if none
+		}
+		if slices.Contains(docPieces, w) {
+			covered[i] = true
+			hit += weights[i]
+			left--
+		}
+	}
+	if left == 0 {
+		return hit / total
+	}
 	for _, text := range [...]string{d.Name, d.Desc} {
 		for tok := range strings.FieldsFuncSeq(text, notAlnum) {
 			tok = strings.ToLower(tok) // allocates only for a word with capitals
