@@ -101,13 +101,9 @@ const maxNamedLookup = 32
 // decide. They come closest-written first (see writtenCloser):
 // calculate_bmi before calculate_BMI for "calculate bmi".
 func (s *Searcher) toolsNamed(ctx context.Context, n naming) ([]store.Tool, error) {
-	ws := nameWords(n.written)
-	if len(ws) == 0 {
+	expr := nameQuery(n.written)
+	if expr == "" {
 		return nil, nil
-	}
-	expr := "name : ^ " + quote(strings.Join(ws, " "))
-	if split := digitsApart(ws); !slices.Equal(split, ws) {
-		expr += " OR name : ^ " + quote(strings.Join(split, " "))
 	}
 	hits, err := s.st.MatchWords(ctx, expr, s.columns, maxNamedLookup)
 	if err != nil {
@@ -122,7 +118,7 @@ func (s *Searcher) toolsNamed(ctx context.Context, n naming) ([]store.Tool, erro
 		return nil, fmt.Errorf("looking up tools named %q: %w", n.written, err)
 	}
 	var named, worded []store.Tool
-	joined := strings.Join(ws, "")
+	joined := strings.Join(nameWords(n.written), "")
 	for _, t := range tools {
 		switch {
 		case strings.EqualFold(t.Name, n.written):

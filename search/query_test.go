@@ -98,9 +98,9 @@ func FuzzQuery(f *testing.F) {
 				t.Fatalf("near-term expression of %q: %v", w, err)
 			}
 		}
-		for _, tok := range namedTokens(intent) {
-			if _, err := st.MatchWords(ctx, namePhrase(tok), s.columns, 5); err != nil {
-				t.Fatalf("name phrase of %q: %v", tok, err)
+		for _, n := range namings(intent) {
+			if _, err := st.MatchWords(ctx, nameQuery(n.written), s.columns, 5); err != nil {
+				t.Fatalf("name query of %q: %v", n.written, err)
 			}
 		}
 		if _, err := s.Search(ctx, intent, Query{Limit: 5}); err != nil {
