@@ -103,7 +103,12 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		}
 	}
 	budget := s.budgetDocs(ctx)
-	kept := withinBudget(p.words, docs, budget)
+	// A piece no tool holds matches nothing (the vocabulary holds every
+	// piece of every tool): it is not searched.
+	kept := withinBudget(slices.DeleteFunc(slices.Clone(p.words), func(w string) bool {
+		_, known := docs[w]
+		return !known && isPiece(w)
+	}), docs, budget)
 	p.kept = kept
 	p.wordsExpr = orQuery(kept)
 	p.meant = p.words

@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // scriptQueries are intents in Chinese, Japanese, Korean and Thai, each
@@ -96,5 +98,14 @@ func TestEveryScriptIsSearchable(t *testing.T) {
 	t.Logf("%d of %d intents find their tool first", first, len(scriptQueries))
 	if first*10 < len(scriptQueries)*8 {
 		t.Errorf("%d of %d intents find their tool first, want at least 80%%", first, len(scriptQueries))
+	}
+}
+
+// TestPiecesBounded: a pasted page in a script written without spaces
+// searches a bounded number of pieces.
+func TestPiecesBounded(t *testing.T) {
+	page := strings.Repeat("查询指定城市未来几天的天气预报包括气温降水和风力", 40)
+	if n := len(queryWords(page)); n != maxIntentPieces {
+		t.Errorf("queryWords of a %d-letter page = %d words, want %d", utf8.RuneCountInString(page), n, maxIntentPieces)
 	}
 }

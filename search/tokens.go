@@ -72,6 +72,7 @@ func queryWords(intent string) []string {
 // store.SplitScripts).
 func intentWords(r valueReading) []string {
 	text, pieces := store.SplitScripts(r.text)
+	pieces = pieces[:min(len(pieces), maxIntentPieces)]
 	seen := make(map[string]bool)
 	var out []string
 	for _, w := range slices.Concat(joinPhrasal(words(text)), pieces, r.hints) {
@@ -86,6 +87,11 @@ func intentWords(r valueReading) []string {
 
 // maxWordRunes bounds the length of one query word.
 const maxWordRunes = 40
+
+// maxIntentPieces bounds the pieces of text in scripts written without
+// spaces that one intent searches (about a 30-letter clause): a pasted
+// page of Chinese would otherwise make thousands of query terms.
+const maxIntentPieces = 64
 
 // stopWords are English function words and chat filler that carry no
 // information about which tool is wanted. Words that name tool actions
