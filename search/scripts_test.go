@@ -104,7 +104,11 @@ func TestEveryScriptIsSearchable(t *testing.T) {
 // TestPiecesBounded: a pasted page in a script written without spaces
 // searches a bounded number of pieces.
 func TestPiecesBounded(t *testing.T) {
-	page := strings.Repeat("查询指定城市未来几天的天气预报包括气温降水和风力", 40)
+	var b strings.Builder
+	for r := rune(0x4E00); r < 0x4E00+500; r++ { // 500 Han letters: 997 distinct pieces
+		b.WriteRune(r)
+	}
+	page := b.String()
 	if n := len(queryWords(page)); n != maxIntentPieces {
 		t.Errorf("queryWords of a %d-letter page = %d words, want %d", utf8.RuneCountInString(page), n, maxIntentPieces)
 	}
