@@ -3,6 +3,7 @@ package schema
 import (
 	"compress/gzip"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -55,5 +56,24 @@ func TestRealCatalogFalsePositives(t *testing.T) {
 				t.Errorf("%s: %d of %d tools flagged (%.2f%%), over %.0f%%", tc.label, len(rep.Flagged), rep.Tools, 100*rep.Share(), 100*tc.maxShare)
 			}
 		})
+	}
+}
+
+// TestDemoCatalogNotFlagged: the built-in demo's 64 ordinary tools ("Delete
+// an event without notifying anyone") are not flagged, so the demo runs
+// without approvals; the stress tool's lure is (TestStressToolLureFlagged).
+func TestDemoCatalogNotFlagged(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "demo", "catalog", "tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := ScanCatalog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logFlagged(t, "demo", rep)
+	if len(rep.Flagged) > 0 || rep.Tools == 0 {
+		t.Errorf("demo catalog: %d of %d tools flagged, want none", len(rep.Flagged), rep.Tools)
 	}
 }
