@@ -6,8 +6,10 @@ require (
 	github.com/adrg/xdg v0.5.3
 	github.com/kaptinlin/jsonschema v0.9.5
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/text v0.38.0
 	modernc.org/sqlite v1.62.0
 )
 

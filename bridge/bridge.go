@@ -19,8 +19,9 @@
 // definitions exactly as tools/list sends them. A Server serves any number
 // of sessions: [Server.Serve] on one transport ([NewStdioTransport] for a
 // process's stdin and stdout), or [Server.MCP] for Streamable HTTP and
-// in-memory transports. Action ids belong to the session they were issued
-// to; cursor pages do not (a cursor is itself an unguessable id).
+// in-memory transports ([NewHTTPHandler] puts Streamable HTTP behind an
+// Origin check, a bearer token and a session cap). Action ids and cursors
+// belong to the session they were issued to.
 //
 // Package config reads the mcpServers file ([config.File]); [Index] fills the
 // store from the configured servers; package upstream keeps the client

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -41,6 +42,7 @@ type card struct {
 type discovery struct {
 	Matches []card `json:"matches"`
 	Omitted int    `json:"omitted,omitempty"`
+	Held    int    `json:"held,omitempty"` // matches left out: held until the user approves them
 	Note    string `json:"note,omitempty"`
 }
 
@@ -74,14 +76,24 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		b.logger.Info("discovery answered while indexing continues", "waited", wait)
 	}
 
+	held, err := b.heldTools(ctx)
+	if err != nil {
+		return b.discoveryFailed(err), nil
+	}
 	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: Scope(cfg)})
 	if err != nil {
 		return b.discoveryFailed(fmt.Errorf("searching the catalog: %w", err)), nil
 	}
+	results, nHeld := held.leaveOut(results)
 	matches := b.cards(results)
-	ans, err := b.fitDiscovery(sessionKey(req.Session), matches)
+	ans, err := b.fitDiscovery(sessionKey(req.Session), matches, nHeld)
 	if err != nil {
 		return b.discoveryFailed(err), nil
+	}
+	if len(ans.Matches) == 0 {
+		if down := b.unavailable(ctx, cfg); down != "" {
+			ans.Note += " " + down
+		}
 	}
 	return textAnswer(ans, false), nil
 }
@@ -104,6 +116,34 @@ func Scope(cfg *config.File) func(server, tool string) bool {
 		sc, ok := cfg.Servers[server]
 		return ok && !sc.Disabled && sc.Allows(tool)
 	}
+}
+
+// unavailable says in one short line which configured servers a discovery
+// could not search and why: those still being indexed (a server that is
+// slow to start, or never answers) and those whose last listing failed.
+// "" when every server is available.
+func (b *Server) unavailable(ctx context.Context, cfg *config.File) string {
+	var parts []string
+	busy := b.indexer.busy()
+	for _, name := range busy {
+		if s, ok := cfg.Servers[name]; ok && !s.Disabled {
+			parts = append(parts, name+" (still starting)")
+		}
+	}
+	servers, err := b.st.Servers(ctx)
+	if err == nil {
+		for _, s := range servers {
+			c, ok := cfg.Servers[s.Name]
+			if !ok || c.Disabled || s.State != StateFailing || slices.Contains(busy, s.Name) {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(s.LastError, 100)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return sanitized("Unavailable servers: "+strings.Join(parts, "; ")+".", 400)
 }
 
 // match is one ranked tool with what its card needs.
@@ -142,11 +182,17 @@ func (b *Server) cards(results []search.Result) []match {
 
 // fitDiscovery issues an action id for each match that fits and builds the
 // answer: each card shrunk to MaxCardBytes, the whole within maxAnswerBytes,
-// matches that do not fit counted in omitted.
-func (b *Server) fitDiscovery(session any, matches []match) (discovery, error) {
+// matches that do not fit counted in omitted, and held matches (left out
+// before) counted in held, with a note.
+func (b *Server) fitDiscovery(session any, matches []match, held int) (discovery, error) {
 	ans := discovery{Matches: []card{}}
+	if held > 0 {
+		ans.Held, ans.Note = held, heldNote(held)
+	}
 	if len(matches) == 0 {
-		ans.Note = noMatchNote
+		if held == 0 {
+			ans.Note = noMatchNote
+		}
 		return ans, nil
 	}
 	// The answer is {"matches":[card,card...]} and then maybe ,"omitted":N
@@ -155,8 +201,15 @@ func (b *Server) fitDiscovery(session any, matches []match) (discovery, error) {
 	// whole answer again for every card (5 cards: 15 marshaled, ~25% of the
 	// handler's own CPU on the synthetic 5,000-tool catalog).
 	size := len(`{"matches":[]}`)
-	// Room for `,"omitted":N` whatever N turns out to be.
+	// Room for `,"omitted":N` whatever N turns out to be, and for the
+	// held count and its note.
 	budget := maxAnswerBytes - len(`,"omitted":`) - 1
+	if held > 0 {
+		budget -= jsonSize(struct {
+			Held int    `json:"held"`
+			Note string `json:"note"`
+		}{ans.Held, ans.Note}) - 1
+	}
 	// Ids are issued only for cards that fit; an id's length is fixed, so a
 	// placeholder measures the same.
 	placeholder := handlePrefix + strings.Repeat("x", handleChars)

@@ -141,7 +141,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 			}
 		}
 		timeDiscoveries(b, func(i int) error {
-			ans, err := br.fitDiscovery("session", br.cards(ranked[i%len(ranked)]))
+			ans, err := br.fitDiscovery("session", br.cards(ranked[i%len(ranked)]), 0)
 			if err != nil {
 				return err
 			}

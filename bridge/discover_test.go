@@ -116,7 +116,7 @@ func TestFitDiscoveryBudget(t *testing.T) {
 				c.Name = fmt.Sprintf("tool_%d", i)
 				ms = append(ms, match{card: c, act: action{server: "s", tool: c.Name, hash: "h"}})
 			}
-			ans, err := b.fitDiscovery("session", ms)
+			ans, err := b.fitDiscovery("session", ms, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func TestDiscoveryAnswerShapes(t *testing.T) {
 			for _, c := range tt.matches {
 				ms = append(ms, match{card: c, act: action{tool: c.Name}})
 			}
-			ans, err := b.fitDiscovery("s", ms)
+			ans, err := b.fitDiscovery("s", ms, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -53,6 +53,7 @@ type IndexResult struct {
 	Stored  int   // searchable tools stored
 	Refused int   // tools refused by the schema limits, stored with reasons
 	Hidden  int   // tools left out by the config's tools.allow/deny
+	Held    int   // stored tools held for review (see capbridge servers)
 	Bytes   int64 // the catalog's bytes as listed
 	Took    time.Duration
 	// Refusal says why the listing stopped at a catalog limit; "" if the
@@ -98,7 +99,7 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 	g.SetLimit(indexParallel)
 	for i, name := range names {
 		g.Go(func() error {
-			results[i] = indexServer(ctx, cfg.Servers[name], st, ups, &o)
+			results[i] = indexServer(ctx, cfg.Servers[name], cfg.Bridge, st, ups, &o)
 			if o.Progress != nil {
 				progressMu.Lock()
 				fmt.Fprintln(o.Progress, results[i].String())
@@ -121,7 +122,7 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 	return results, nil
 }
 
-func indexServer(ctx context.Context, s config.Server, st *store.Store, ups *upstream.Pool, o *IndexOptions) IndexResult {
+func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *store.Store, ups *upstream.Pool, o *IndexOptions) IndexResult {
 	began := time.Now()
 	r := IndexResult{Server: s.Name}
 	fail := func(err error) IndexResult {
@@ -155,13 +156,23 @@ func indexServer(ctx context.Context, s config.Server, st *store.Store, ups *ups
 		ingest = *o.Ingest
 		ingest.Consume = true
 	}
+	ingest.Pin = pinRule(bc, s.Name, o.Logger, time.Now)
 	rep, err := search.Ingest(ctx, st, srv, raws, &ingest)
 	if err != nil {
 		return fail(err)
 	}
 	r.Report, r.Stored, r.Refused = rep, rep.Stored, len(rep.Refused)
+	held, err := st.Held(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	for _, h := range held {
+		if h.Server == s.Name {
+			r.Held++
+		}
+	}
 	r.Took = time.Since(began)
-	o.Logger.Info("indexed", "server", s.Name, "stored", r.Stored, "refused", r.Refused, "bytes", r.Bytes, "took", r.Took)
+	o.Logger.Info("indexed", "server", s.Name, "stored", r.Stored, "refused", r.Refused, "held", r.Held, "bytes", r.Bytes, "took", r.Took)
 	return r
 }
 
@@ -192,6 +203,9 @@ func (r IndexResult) String() string {
 	line := fmt.Sprintf("%-20s %d tools stored, %d refused, %s, %s", r.Server, r.Stored, r.Refused, byteSize(r.Bytes), r.Took.Round(time.Millisecond))
 	if r.Hidden > 0 {
 		line += fmt.Sprintf(", %d hidden by tools.allow/deny", r.Hidden)
+	}
+	if r.Held > 0 {
+		line += fmt.Sprintf(", %d held for review (capbridge servers)", r.Held)
 	}
 	if r.Refusal != "" {
 		line += "; " + r.Refusal

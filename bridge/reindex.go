@@ -19,7 +19,12 @@ type indexer struct {
 	mu      sync.Mutex
 	pending map[string]bool // guarded by mu; servers asked for since the last round started
 	missing bool            // guarded by mu; the next round first finds servers with nothing stored
+	running []string        // guarded by mu; the servers of the round in progress
 	idle    chan struct{}   // guarded by mu; closed when nothing is pending or running
+	// waited is the idle channel of a round that a discovery already
+	// waited out in vain: later discoveries answer at once instead of
+	// waiting for the same hanging start again. Guarded by mu.
+	waited chan struct{}
 }
 
 func newIndexer(b *Server) *indexer {
@@ -66,14 +71,19 @@ func (x *indexer) wakeLocked() {
 
 // wait returns when no indexing is pending or running, after max, or when
 // ctx is done, whichever comes first. It reports whether indexing was idle.
+// A round is waited out at most once: once a wait for it has timed out,
+// later waits for the same round return false at once.
 func (x *indexer) wait(ctx context.Context, max time.Duration) bool {
 	x.mu.Lock()
-	idle := x.idle
+	idle, waited := x.idle, x.waited
 	x.mu.Unlock()
 	select {
 	case <-idle:
 		return true
 	default:
+	}
+	if idle == waited {
+		return false
 	}
 	t := time.NewTimer(max)
 	defer t.Stop()
@@ -81,9 +91,28 @@ func (x *indexer) wait(ctx context.Context, max time.Duration) bool {
 	case <-idle:
 		return true
 	case <-t.C:
+		x.mu.Lock()
+		if x.idle == idle {
+			x.waited = idle
+		}
+		x.mu.Unlock()
 	case <-ctx.Done():
 	}
 	return false
+}
+
+// busy returns the servers being indexed or waiting for it.
+func (x *indexer) busy() []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	names := slices.Clone(x.running)
+	for s := range x.pending {
+		if !slices.Contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 func (x *indexer) loop(ctx context.Context) {
@@ -99,16 +128,22 @@ func (x *indexer) loop(ctx context.Context) {
 			names = append(names, s)
 		}
 		clear(x.pending)
+		sort.Strings(names)
 		missing := x.missing
 		x.missing = false
+		x.running = names
 		x.mu.Unlock()
 		if missing {
 			names = append(names, x.findMissing(ctx, names)...)
+			sort.Strings(names)
+			x.mu.Lock()
+			x.running = names
+			x.mu.Unlock()
 		}
-		sort.Strings(names)
 		x.index(ctx, names)
 
 		x.mu.Lock()
+		x.running = nil
 		if len(x.pending) == 0 && !x.missing {
 			select {
 			case <-x.idle:
@@ -144,13 +179,15 @@ func (x *indexer) index(ctx context.Context, names []string) {
 	for _, name := range names {
 		x.b.forgetRecords(name)
 	}
-	for _, r := range results {
-		if r.Err != nil {
-			x.b.logger.Warn("indexing a server failed", "server", r.Server, "err", r.Err)
-		}
-	}
 	if err != nil {
-		x.b.logger.Warn("background indexing failed", "servers", names, "err", err)
+		// Index has logged each server's failure once, with its reason.
+		var failed []string
+		for _, r := range results {
+			if r.Err != nil {
+				failed = append(failed, r.Server)
+			}
+		}
+		x.b.logger.Info("background indexing done with failures", "servers", names, "failed", failed, "took", time.Since(start))
 		return
 	}
 	x.b.logger.Info("background indexing done", "servers", names, "took", time.Since(start))

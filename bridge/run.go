@@ -32,7 +32,7 @@ const (
 	msgExpired       = "This actionId has expired (action ids last 10 minutes). Call discover_capability again for a fresh one."
 	msgUnknownAction = "This actionId was not issued to this session. Call discover_capability to get one."
 	msgGone          = "The server or tool of this actionId is no longer configured. Call discover_capability again."
-	msgSchemaChanged = "The tool's input schema changed since this card was made. Call discover_capability again for the current card."
+	msgSchemaChanged = "The tool's definition changed since this card was made. Call discover_capability again for the current card."
 	msgCursorExpired = "This cursor has expired (pages are kept 10 minutes). Run the tool again for a fresh result."
 	msgCursorUnknown = "Unknown cursor. Use the cursor exactly as a truncated result's last line gives it, or run the tool again."
 	msgCatalogLocked = "The tool was not run: capbridge's catalog is locked by another capbridge process writing it. Try again in a moment."
@@ -53,12 +53,13 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		if len(args.Params) > 0 || len(args.Fields) > 0 {
 			return invalidParams([]fieldError{{Path: "/cursor", Message: "a cursor fetches the next page of a result: give it alone (params and fields belong to a new run)"}}), nil
 		}
-		return b.nextPage(args.Cursor), nil
+		return b.nextPage(sessionKey(req.Session), args.Cursor), nil
 	}
 	if args.ActionID == "" {
 		return invalidParams([]fieldError{{Path: "/actionId", Message: "required: the actionId of a discover_capability card (or a cursor)"}}), nil
 	}
-	act, err := b.handles.resolve(sessionKey(req.Session), args.ActionID)
+	session := sessionKey(req.Session)
+	act, err := b.handles.resolve(session, args.ActionID)
 	switch {
 	case errors.Is(err, errHandleExpired):
 		return failure(statusExpired, msgExpired), nil
@@ -69,12 +70,13 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if !Scope(cfg)(act.server, act.tool) {
 		return failure(statusUnknownAction, msgGone), nil
 	}
-	return b.runAction(ctx, cfg, act, args), nil
+	return b.runAction(ctx, cfg, session, act, args), nil
 }
 
-// runAction executes one resolved action: drift check, validation, the
-// upstream call, the output stage, telemetry.
-func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, args runArgs) *mcp.CallToolResult {
+// runAction executes one resolved action for session: drift check,
+// validation, the upstream call, the output stage (later pages kept for
+// session only), telemetry.
+func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, act action, args runArgs) *mcp.CallToolResult {
 	tool, err := b.currentTool(ctx, cfg, act.server, act.tool)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -89,9 +91,17 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, ar
 		return b.refuse(act, statusUpstreamError, upstreamFailure(act.server, err))
 	}
 	if tool.Hash != act.hash {
-		b.logger.Info("schema changed since discovery", "server", act.server, "tool", act.tool)
+		b.logger.Info("definition changed since discovery", "server", act.server, "tool", act.tool)
 		b.indexer.request(act.server)
-		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgSchemaChanged))
+		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, b.changedMessage(ctx, act)))
+	}
+	switch held, err := b.held(ctx, act); {
+	case errors.Is(err, store.ErrLocked):
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
+	case err != nil:
+		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, sanitized("The tool was not run: its pin could not be read: "+err.Error(), maxMessageLen)))
+	case held:
+		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgHeld))
 	}
 	v, err := b.validators.get(tool)
 	if err != nil {
@@ -133,7 +143,7 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, act action, ar
 		b.logger.Warn("shaping a result failed; passing it on unshaped", "server", act.server, "tool", act.tool, "err", err)
 		return res
 	}
-	page := b.pager.First(shaped)
+	page := b.pager.First(session, shaped)
 	outcome := outcomeOK
 	if res.IsError {
 		outcome = outcomeError
@@ -254,9 +264,10 @@ func outputOptions(cfg *config.File, act action, fields []string) *output.Option
 	return opts
 }
 
-// nextPage answers run_capability {cursor}.
-func (b *Server) nextPage(cursor string) *mcp.CallToolResult {
-	page, err := b.pager.Next(cursor)
+// nextPage answers run_capability {cursor} for session: a cursor another
+// session got is unknown here, as an action id is.
+func (b *Server) nextPage(session any, cursor string) *mcp.CallToolResult {
+	page, err := b.pager.Next(session, cursor)
 	switch {
 	case errors.Is(err, output.ErrCursorExpired):
 		return failure(statusExpired, msgCursorExpired)

@@ -146,7 +146,7 @@ func BenchmarkRun(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			return ranOK(pager.First(sh), nil)
+			return ranOK(pager.First(nil, sh), nil)
 		})
 	})
 	b.Run("handler", func(b *testing.B) {

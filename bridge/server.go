@@ -18,12 +18,12 @@ const (
 	RunTool      = "run_capability"
 )
 
-const discoverDescription = `Find the right tool for a task. Call this FIRST whenever a task may need an external tool or data you do not already have: files, tickets, calendars, contacts, CRM, databases, web or cloud APIs. Describe the task in plain words. Answers with up to limit cards, best first: actionId, name, summary, risk and the inputs the tool takes. Then call run_capability with the chosen card's actionId. Action ids expire 10 minutes after discovery: discover again then.`
+const discoverDescription = `Find the right tool for a task. Call this FIRST whenever a task may need an external tool or data you do not already have: files, tickets, calendars, contacts, CRM, databases, web or cloud APIs. Describe ONE step in plain words; a task of several steps ("get the stock history, then make slides") takes one call per step, each with its own intent. Answers with up to limit cards, best first: actionId, name, summary, risk and the inputs the tool takes. Then call run_capability with the chosen card's actionId. Action ids expire 10 minutes after discovery: discover again then.`
 
 const runDescription = `Run a tool found by discover_capability: pass the card's actionId and params named exactly as the card's inputs. Never invent values the user did not give. Answers with JSON when the tool did not run: status needs_input: ask the user for the listed missing inputs, then call again with the same actionId; invalid_params: fix the listed paths and call again; expired, unknown_action or schema_changed: call discover_capability again for a fresh card; upstream_error: the tool's server failed, retry later or tell the user. A long result ends with a line naming a cursor: call run_capability with only {"cursor": "..."} for the next page. fields (optional) keeps only these dot paths of a JSON result, e.g. ["id","title","user.login"].`
 
 var discoverSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"intent":{"type":"string","description":"The task in plain words, e.g. \"open a helpdesk ticket for a broken laptop\""},` +
+	`"intent":{"type":"string","description":"One step of the task in plain words, e.g. \"open a helpdesk ticket for a broken laptop\""},` +
 	`"limit":{"type":"integer","minimum":1,"maximum":5,"default":3,"description":"How many cards, 1 to 5"}},` +
 	`"required":["intent"],"additionalProperties":false}`)
 

@@ -123,7 +123,9 @@ func TestToolsListBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const budget = 4000
+	// The design's bound is 4,000 bytes; the descriptions are held to
+	// 2,500 so that room is left for what clients add around them.
+	const budget = 2500
 	t.Logf("tools/list tools array: %d bytes (budget %d)", len(got), budget)
 	if len(got) >= budget {
 		t.Fatalf("tools/list tools array is %d bytes, budget %d", len(got), budget)

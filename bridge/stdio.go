@@ -17,8 +17,10 @@ import (
 // soon as its reader reports end of input, so a client that writes its
 // requests and closes its end (a script, a pipe) would otherwise get no
 // answers. w is never closed: it is not the transport's to close. A client
-// message go-sdk would end the session on (too deep, too long) is answered
-// alone with a JSON-RPC error and logged to logger (nil: discarded).
+// line go-sdk would end the session on (too deep, too long, not JSON, not a
+// JSON-RPC 2.0 message, a batch) is answered alone with the JSON-RPC error
+// it calls for and logged to logger (nil: discarded); the next line is read
+// as usual. Only the end of r ends the session.
 func NewStdioTransport(r io.Reader, w io.Writer, drain time.Duration, logger *slog.Logger) mcp.Transport {
 	rc, ok := r.(io.ReadCloser)
 	if !ok {

@@ -20,13 +20,12 @@ const (
 	maxClientLine  = 16<<20 - 1
 )
 
-// JSON-RPC's "Invalid Request" error code.
-const codeInvalidRequest = -32600
-
 // stdinGuard passes the client's messages, one a line, through to go-sdk's
-// stdio transport, except a line over maxClientDepth levels of nesting or
-// maxClientLine bytes: that one is answered, when it carries an id, with a
-// JSON-RPC error written to out, and dropped.
+// stdio transport, which ends the session on the first line it cannot
+// decode. A line over maxClientDepth levels of nesting or maxClientLine
+// bytes is answered, when it carries an id, with a JSON-RPC error written to
+// out, and dropped; so is any line that is not one JSON-RPC 2.0 message (see
+// [checkLine]), answered with a parse error or an invalid request error.
 type stdinGuard struct {
 	r       *bufio.Reader
 	closer  io.Closer
@@ -48,8 +47,8 @@ func (g *stdinGuard) Read(p []byte) (int, error) {
 			g.reject(line, fmt.Sprintf("message longer than %d bytes", maxClientLine))
 		case depth > maxClientDepth:
 			g.reject(line, fmt.Sprintf("message nested %d levels deep, over the %d limit", depth, maxClientDepth))
-		case len(line) > 0:
-			g.pending = append(line, '\n')
+		default:
+			g.admit(line)
 		}
 		if err != nil && len(g.pending) == 0 {
 			return 0, err
@@ -84,6 +83,22 @@ func (g *stdinGuard) readLine() (line []byte, tooLong bool, err error) {
 
 func (g *stdinGuard) Close() error { return g.closer.Close() }
 
+// admit passes line on to go-sdk when it is one JSON-RPC 2.0 message, and
+// otherwise answers it with the JSON-RPC error it calls for. A blank line
+// is skipped.
+func (g *stdinGuard) admit(line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	if e := checkLine(line); e != nil {
+		g.logger.Warn("answered a malformed client message with a JSON-RPC error", "code", e.code, "reason", e.why, "id", string(e.id))
+		g.out.Write(e.response())
+		return
+	}
+	g.pending = append(line, '\n')
+}
+
 // reject answers the request on line, if it has an id, with an Invalid
 // Request error.
 func (g *stdinGuard) reject(line []byte, why string) {
@@ -92,21 +107,7 @@ func (g *stdinGuard) reject(line []byte, why string) {
 	if id == nil {
 		return
 	}
-	resp, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{codeInvalidRequest, "Invalid Request: " + why}})
-	if err != nil {
-		return
-	}
-	g.out.Write(append(resp, '\n'))
+	g.out.Write(invalidRequest(id, why).response())
 }
 
 // nestingDepth returns the deepest nesting of objects and arrays in b,

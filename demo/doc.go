@@ -61,6 +61,7 @@
 //
 //	banner            print a non-JSON line on stdout before speaking JSON-RPC (stdio only)
 //	exit-at-start     exit with status 3 at once (stdio only)
+//	mute              read every message and answer none, initialize included (stdio only)
 //	crash-on-call[:N] exit with status 4 in the middle of the Nth tools/call (default 1st)
 //	garbage           write a non-JSON line on stdout after every message (stdio only)
 //	hang              never answer tools/call (the process still ends on stdin EOF)
@@ -72,4 +73,13 @@
 //	                  the called tool's input schema and send
 //	                  notifications/tools/list_changed
 //	big-catalog:N     serve N synthetic tools (~3.15 KB each; 5,000 make ~15.7 MB) instead of the catalog
+//	listed-twice      serve a catalog that lists a name twice as it is written, as a
+//	                  hostile server would (a call of the name reaches its last copy)
+//
+// # Reloading
+//
+// [Options.Reload] replaces the catalog while the server runs, as a server
+// updated under its users would; [WatchFile] feeds it from a catalog file
+// (`capbridge demo-server --catalog FILE --watch`). Each change sends
+// notifications/tools/list_changed.
 package demo

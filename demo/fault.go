@@ -26,6 +26,7 @@ const (
 	FaultNone         FaultMode = ""
 	FaultBanner       FaultMode = "banner"
 	FaultExitAtStart  FaultMode = "exit-at-start"
+	FaultMute         FaultMode = "mute"
 	FaultCrashOnCall  FaultMode = "crash-on-call"
 	FaultGarbage      FaultMode = "garbage"
 	FaultHang         FaultMode = "hang"
@@ -34,6 +35,7 @@ const (
 	FaultPagesForever FaultMode = "pages-forever"
 	FaultSchemaChange FaultMode = "schema-change"
 	FaultBigCatalog   FaultMode = "big-catalog"
+	FaultListedTwice  FaultMode = "listed-twice"
 )
 
 // DefaultHugeBytes is the size of a huge answer when none is given.
@@ -69,7 +71,8 @@ func ParseFault(s string) (Fault, error) {
 	name, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
 	f := Fault{Mode: FaultMode(name)}
 	switch f.Mode {
-	case FaultNone, FaultBanner, FaultExitAtStart, FaultGarbage, FaultHang, FaultPagesForever, FaultSchemaChange:
+	case FaultNone, FaultBanner, FaultExitAtStart, FaultMute, FaultGarbage, FaultHang, FaultPagesForever, FaultSchemaChange,
+		FaultListedTwice:
 		if hasArg {
 			return Fault{}, fmt.Errorf("fault %q takes no argument", name)
 		}
@@ -110,9 +113,9 @@ func withCount(f Fault, arg string, hasArg bool, def, lo, hi int) (Fault, error)
 
 func faultNames() []string {
 	return []string{
-		string(FaultBanner), string(FaultExitAtStart), string(FaultCrashOnCall) + "[:N]",
+		string(FaultBanner), string(FaultExitAtStart), string(FaultMute), string(FaultCrashOnCall) + "[:N]",
 		string(FaultGarbage), string(FaultHang), string(FaultSlow) + ":DURATION",
 		string(FaultHuge) + "[:BYTES]", string(FaultPagesForever), string(FaultSchemaChange),
-		string(FaultBigCatalog) + ":N",
+		string(FaultBigCatalog) + ":N", string(FaultListedTwice),
 	}
 }

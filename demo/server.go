@@ -38,6 +38,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Exit ends the process for the faults that do (default os.Exit).
 	Exit func(code int)
+	// Reload, when set, brings catalogs to serve in place of Tools, each
+	// as it arrives (see [WatchFile]); clients are notified with
+	// notifications/tools/list_changed. The server follows it until it
+	// is closed.
+	Reload <-chan []json.RawMessage
 }
 
 // withDefaults returns a copy of opts with every default filled in.
@@ -85,7 +90,7 @@ func NewServer(opts *Options) (*mcp.Server, error) {
 	if o.StatsTool {
 		tools = append(tools[:len(tools):len(tools)], json.RawMessage(statsTool))
 	}
-	heads, err := parseTools(tools)
+	heads, err := readHeads(tools, o.Fault)
 	if err != nil {
 		return nil, fmt.Errorf("demo catalog: %w", err)
 	}
@@ -98,6 +103,9 @@ func NewServer(opts *Options) (*mcp.Server, error) {
 		s.register(h)
 	}
 	s.mcp.AddReceivingMiddleware(s.listing)
+	if o.Reload != nil {
+		go s.follow(o.Reload)
+	}
 	o.Logger.Info("demo server ready", "tools", len(tools), "fault", o.Fault.String())
 	return s.mcp, nil
 }

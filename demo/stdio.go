@@ -28,6 +28,18 @@ func ServeStdio(ctx context.Context, stdin io.ReadCloser, stdout io.Writer, opts
 		if _, err := io.WriteString(out, Banner+"\n"); err != nil {
 			return fmt.Errorf("writing banner: %w", err)
 		}
+	case FaultMute:
+		// Read (and drop) every message, answer none, initialize included,
+		// until stdin ends or ctx does.
+		o.Logger.Warn("answering nothing, as the fault asks")
+		done := make(chan error, 1)
+		go func() { _, err := io.Copy(io.Discard, stdin); done <- err }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	return Serve(ctx, &mcp.IOTransport{Reader: stdin, Writer: out}, &o)
 }

@@ -25,7 +25,7 @@ func TestContextFigures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := p1Text(NewPager(nil).First(sh))
+			first := p1Text(NewPager(nil).First(nil, sh))
 			body, _, _ := strings.Cut(first, "\n[truncated:")
 			t.Logf("raw: %d B, %d tokens (est.) | shaped: %d B, %d tokens | first page: %d B, %d tokens (%d B, %d tokens without footer) | %d pages, %d units",
 				sh.BytesIn, sh.TokensIn, sh.BytesOut, sh.TokensOut,
@@ -76,6 +76,6 @@ func BenchmarkFirstPage500(b *testing.B) {
 	}
 	p := NewPager(nil)
 	for b.Loop() {
-		p.First(sh)
+		p.First(nil, sh)
 	}
 }

@@ -114,7 +114,7 @@ func walkPages(t *testing.T, sh *Shaped, p *Pager) string {
 	}
 	fmt.Fprintf(&b, "forms: %s; units: %d; pages: %d; bytes in/out: %d/%d; tokens in/out (est.): %d/%d\n",
 		strings.Join(forms, ","), sh.Units(), sh.PageCount(), sh.BytesIn, sh.BytesOut, sh.TokensIn, sh.TokensOut)
-	res := p.First(sh)
+	res := p.First(nil, sh)
 	names := map[string]string{}
 	for page := 1; ; page++ {
 		fmt.Fprintf(&b, "=== page %d (isError: %t)\n", page, res.IsError)
@@ -149,7 +149,7 @@ func walkPages(t *testing.T, sh *Shaped, p *Pager) string {
 			names[cursor] = fmt.Sprintf("cur_%d", len(names)+1)
 		}
 		var err error
-		if res, err = p.Next(cursor); err != nil {
+		if res, err = p.Next(nil, cursor); err != nil {
 			t.Fatalf("Next(%s): %v", cursor, err)
 		}
 	}

@@ -82,6 +82,7 @@ type entry struct {
 	size    int64
 	expires time.Time // when its last issued cursor expires
 	gone    bool      // evicted or expired: pages released
+	owner   any       // whose cursors they are (nil: anyone's)
 }
 
 type cursorRec struct {
@@ -124,13 +125,16 @@ func NewPager(opts *PagerOptions) *Pager {
 // First returns the first page of sh as text content (pass-through media
 // included). When more pages exist it keeps them and ends the page with the
 // footer line naming the cursor of the next page. An error result comes
-// back whole, with IsError set.
-func (p *Pager) First(sh *Shaped) *mcp.CallToolResult {
+// back whole, with IsError set. The result belongs to owner (a client
+// session, or any comparable value; nil for none): its cursors serve
+// [Pager.Next] with the same owner only.
+func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
 	first := sh.pageContent(0)
 	if sh.IsError || sh.PageCount() == 1 {
 		return &mcp.CallToolResult{Content: first, IsError: sh.IsError}
 	}
 	e := newEntry(sh)
+	e.owner = owner
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -143,14 +147,16 @@ func (p *Pager) First(sh *Shaped) *mcp.CallToolResult {
 }
 
 // Next returns the page a cursor names, the same page every time until the
-// cursor expires. It fails with [ErrCursorExpired] or [ErrCursorUnknown].
-func (p *Pager) Next(cursor string) (*mcp.CallToolResult, error) {
+// cursor expires. It fails with [ErrCursorExpired] or [ErrCursorUnknown]; a
+// cursor of a result that belongs to another owner than owner is unknown,
+// as one never issued.
+func (p *Pager) Next(owner any, cursor string) (*mcp.CallToolResult, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
 	p.sweep(now)
 	rec, ok := p.cursors[cursor]
-	if !ok {
+	if !ok || rec.e.owner != owner {
 		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorUnknown)
 	}
 	if rec.e.gone || now.Sub(rec.issued) > p.ttl {

@@ -79,13 +79,13 @@ func footerCursor(res *mcp.CallToolResult) string {
 
 func TestNextGivesTheSamePageEveryTime(t *testing.T) {
 	p := NewPager(nil)
-	_, c1 := pageText(t, p.First(pagedResult(t, 20)))
+	_, c1 := pageText(t, p.First(nil, pagedResult(t, 20)))
 	if c1 == "" {
 		t.Fatal("first page has no cursor")
 	}
 	var texts []string
 	for range 3 {
-		res, err := p.Next(c1)
+		res, err := p.Next(nil, c1)
 		if err != nil {
 			t.Fatalf("Next: %v", err)
 		}
@@ -119,10 +119,10 @@ func TestCursorLifetime(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newFakeClock()
 			p := NewPager(&PagerOptions{TTL: ttl, Now: clock.Now})
-			_, issued := pageText(t, p.First(pagedResult(t, 20)))
+			_, issued := pageText(t, p.First(nil, pagedResult(t, 20)))
 			cursor := tt.cursor(issued)
 			clock.Advance(tt.wait)
-			_, err := p.Next(cursor)
+			_, err := p.Next(nil, cursor)
 			if !errors.Is(err, tt.want) {
 				t.Errorf("Next after %v: error %v, want %v", tt.wait, err, tt.want)
 			}
@@ -142,18 +142,18 @@ func tamper(c string) string {
 func TestCursorTTLCountsFromItsIssue(t *testing.T) {
 	clock := newFakeClock()
 	p := NewPager(&PagerOptions{TTL: 10 * time.Minute, Now: clock.Now})
-	_, c1 := pageText(t, p.First(pagedResult(t, 20)))
+	_, c1 := pageText(t, p.First(nil, pagedResult(t, 20)))
 	clock.Advance(9 * time.Minute)
-	res, err := p.Next(c1)
+	res, err := p.Next(nil, c1)
 	if err != nil {
 		t.Fatalf("Next(c1) at 9 min: %v", err)
 	}
 	_, c2 := pageText(t, res)
 	clock.Advance(6 * time.Minute) // c1 is 15 minutes old, c2 6
-	if _, err := p.Next(c1); !errors.Is(err, ErrCursorExpired) {
+	if _, err := p.Next(nil, c1); !errors.Is(err, ErrCursorExpired) {
 		t.Errorf("Next(c1) at 15 min: %v, want %v", err, ErrCursorExpired)
 	}
-	if _, err := p.Next(c2); err != nil {
+	if _, err := p.Next(nil, c2); err != nil {
 		t.Errorf("Next(c2) 6 min after its issue: %v", err)
 	}
 }
@@ -161,15 +161,15 @@ func TestCursorTTLCountsFromItsIssue(t *testing.T) {
 func TestEvictionOldestFirst(t *testing.T) {
 	older, newer := pagedResult(t, 20), pagedResult(t, 20)
 	p := NewPager(&PagerOptions{MaxBytes: 1}) // every result is over the cap
-	_, c1 := pageText(t, p.First(older))
-	if _, err := p.Next(c1); err != nil {
+	_, c1 := pageText(t, p.First(nil, older))
+	if _, err := p.Next(nil, c1); err != nil {
 		t.Fatalf("the newest result must be kept even over the cap: %v", err)
 	}
-	_, c2 := pageText(t, p.First(newer))
-	if _, err := p.Next(c1); !errors.Is(err, ErrCursorExpired) {
+	_, c2 := pageText(t, p.First(nil, newer))
+	if _, err := p.Next(nil, c1); !errors.Is(err, ErrCursorExpired) {
 		t.Errorf("Next on an evicted result: %v, want %v", err, ErrCursorExpired)
 	}
-	if _, err := p.Next(c2); err != nil {
+	if _, err := p.Next(nil, c2); err != nil {
 		t.Errorf("Next on the newest result: %v", err)
 	}
 	p.mu.Lock()
@@ -185,11 +185,11 @@ func TestEvictionKeepsWhatFits(t *testing.T) {
 	p := NewPager(&PagerOptions{MaxBytes: 2 * size})
 	var cursors []string
 	for range 3 {
-		_, c := pageText(t, p.First(sh))
+		_, c := pageText(t, p.First(nil, sh))
 		cursors = append(cursors, c)
 	}
 	for i, want := range []error{ErrCursorExpired, nil, nil} {
-		if _, err := p.Next(cursors[i]); !errors.Is(err, want) {
+		if _, err := p.Next(nil, cursors[i]); !errors.Is(err, want) {
 			t.Errorf("result %d: %v, want %v", i, err, want)
 		}
 	}
@@ -198,9 +198,9 @@ func TestEvictionKeepsWhatFits(t *testing.T) {
 func TestExpiredResultsAreReleased(t *testing.T) {
 	clock := newFakeClock()
 	p := NewPager(&PagerOptions{TTL: time.Minute, Now: clock.Now})
-	p.First(pagedResult(t, 20))
+	p.First(nil, pagedResult(t, 20))
 	clock.Advance(2 * time.Minute)
-	if _, err := p.Next("cur_unknown"); !errors.Is(err, ErrCursorUnknown) {
+	if _, err := p.Next(nil, "cur_unknown"); !errors.Is(err, ErrCursorUnknown) {
 		t.Fatalf("Next: %v", err)
 	}
 	p.mu.Lock()
@@ -216,7 +216,7 @@ func TestSinglePageIsNotKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := NewPager(nil)
-	text, cursor := pageText(t, p.First(sh))
+	text, cursor := pageText(t, p.First(nil, sh))
 	if cursor != "" || strings.Contains(text, "[truncated") {
 		t.Errorf("a one-page result has a footer:\n%s", text)
 	}
@@ -230,7 +230,7 @@ func TestCursorsAreDistinct(t *testing.T) {
 	sh := pagedResult(t, 20)
 	seen := map[string]bool{}
 	for range 50 {
-		_, c := pageText(t, p.First(sh))
+		_, c := pageText(t, p.First(nil, sh))
 		if !strings.HasPrefix(c, "cur_") || len(c) < len("cur_")+26 {
 			t.Fatalf("cursor %q is not cur_ and 128 random bits", c)
 		}
@@ -248,9 +248,9 @@ func TestPagerConcurrentUse(t *testing.T) {
 	errs := make(chan error, 8)
 	for g := range 8 {
 		wg.Go(func() {
-			cursor := footerCursor(p.First(sh))
+			cursor := footerCursor(p.First(nil, sh))
 			for pages := 1; cursor != ""; pages++ {
-				res, err := p.Next(cursor)
+				res, err := p.Next(nil, cursor)
 				if err != nil {
 					errs <- fmt.Errorf("goroutine %d, page %d: %w", g, pages+1, err)
 					return
@@ -268,7 +268,7 @@ func TestPagerConcurrentUse(t *testing.T) {
 
 func TestUnknownCursorErrorIsBounded(t *testing.T) {
 	forged := "cur_" + strings.Repeat("é", 5000)
-	_, err := NewPager(nil).Next(forged)
+	_, err := NewPager(nil).Next(nil, forged)
 	if !errors.Is(err, ErrCursorUnknown) {
 		t.Fatalf("Next: %v, want %v", err, ErrCursorUnknown)
 	}
@@ -291,7 +291,7 @@ func TestKeptPagesHoldWhatTheyCount(t *testing.T) {
 		if sh.PageCount() < 2 {
 			t.Fatalf("300 records make %d page, want several", sh.PageCount())
 		}
-		p.First(sh)
+		p.First(nil, sh)
 	}
 	_, _, counted := p.Sizes()
 	var with, without runtime.MemStats
@@ -315,7 +315,7 @@ func TestCursorsRememberedAreBounded(t *testing.T) {
 	sh := pagedResult(t, 20)
 	var last string
 	for range 4 * max {
-		_, last = pageText(t, p.First(sh))
+		_, last = pageText(t, p.First(nil, sh))
 	}
 	p.mu.Lock()
 	kept := len(p.cursors)
@@ -323,7 +323,32 @@ func TestCursorsRememberedAreBounded(t *testing.T) {
 	if kept > max {
 		t.Errorf("%d cursors remembered, want at most %d", kept, max)
 	}
-	if _, err := p.Next(last); err != nil {
+	if _, err := p.Next(nil, last); err != nil {
 		t.Errorf("the newest cursor: %v", err)
+	}
+}
+
+// TestPagerOwner: a cursor serves the owner its result was kept for; to
+// any other owner it is unknown, expired or not, as one never issued.
+func TestPagerOwner(t *testing.T) {
+	clock := newFakeClock()
+	p := NewPager(&PagerOptions{Now: clock.Now})
+	type session struct{ name string }
+	owner, other := &session{"a"}, &session{"b"}
+	_, cursor := pageText(t, p.First(owner, pagedResult(t, 20)))
+	for _, who := range []any{other, nil, "a"} {
+		if _, err := p.Next(who, cursor); !errors.Is(err, ErrCursorUnknown) {
+			t.Errorf("Next(%v): %v, want ErrCursorUnknown", who, err)
+		}
+	}
+	if _, err := p.Next(owner, cursor); err != nil {
+		t.Fatalf("Next for the owner: %v", err)
+	}
+	clock.Advance(DefaultCursorTTL + time.Second)
+	if _, err := p.Next(other, cursor); !errors.Is(err, ErrCursorUnknown) {
+		t.Errorf("an expired cursor, another owner: %v, want ErrCursorUnknown", err)
+	}
+	if _, err := p.Next(owner, cursor); !errors.Is(err, ErrCursorExpired) {
+		t.Errorf("an expired cursor, its owner: %v, want ErrCursorExpired", err)
 	}
 }

@@ -127,7 +127,7 @@ func TestShapeSkipsNilContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := NewPager(nil).First(sh)
+	res := NewPager(nil).First(nil, sh)
 	if len(res.Content) != 1 || res.Content[0] == nil {
 		t.Fatalf("content %#v, want the one text", res.Content)
 	}

@@ -138,7 +138,7 @@ func TestPagesReproduceTheProjectedWhole(t *testing.T) {
 func followCursors(t *testing.T, name string, sh *Shaped, p *Pager) []string {
 	t.Helper()
 	var bodies []string
-	res, shown := p.First(sh), 0
+	res, shown := p.First(nil, sh), 0
 	for {
 		var texts []string
 		for _, c := range res.Content {
@@ -168,7 +168,7 @@ func followCursors(t *testing.T, name string, sh *Shaped, p *Pager) []string {
 		}
 		shown = n
 		var err error
-		if res, err = p.Next(page[m[6]:m[7]]); err != nil {
+		if res, err = p.Next(nil, page[m[6]:m[7]]); err != nil {
 			t.Fatalf("%s: Next: %v", name, err)
 		}
 	}

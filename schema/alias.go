@@ -16,8 +16,10 @@ var clearName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 // case-insensitively; every other name gets param_01, param_02... in
 // bytewise order of the provider names, skipping any alias that would equal a
 // kept or provider name case-insensitively. It returns provider -> shown
-// name for every property and alias -> provider for aliased ones.
-func assignAliases(names []string) (shown map[string]string, aliases map[string]string) {
+// name for every property and alias -> provider for aliased ones. A name
+// hide reports (one the detector flagged) always gets an alias; hide may be
+// nil.
+func assignAliases(names []string, hide func(string) bool) (shown map[string]string, aliases map[string]string) {
 	folded := make(map[string]int, len(names))
 	for _, name := range names {
 		folded[strings.ToLower(name)]++
@@ -25,7 +27,7 @@ func assignAliases(names []string) (shown map[string]string, aliases map[string]
 	shown = make(map[string]string, len(names))
 	var needAlias []string
 	for _, name := range names {
-		if clearName.MatchString(name) && folded[strings.ToLower(name)] == 1 {
+		if clearName.MatchString(name) && folded[strings.ToLower(name)] == 1 && (hide == nil || !hide(name)) {
 			shown[name] = name
 			continue
 		}

@@ -31,7 +31,7 @@ func TestAliases(t *testing.T) {
 		{"order is by provider name", []string{"z-z", "a-a", "m.m"}, map[string]string{"param_01": "a-a", "param_02": "m.m", "param_03": "z-z"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			shown, aliases := assignAliases(tc.props)
+			shown, aliases := assignAliases(tc.props, nil)
 			if !maps.Equal(aliases, tc.want) && !(len(aliases) == 0 && len(tc.want) == 0) {
 				t.Errorf("aliases %v, want %v", aliases, tc.want)
 			}
@@ -40,7 +40,7 @@ func TestAliases(t *testing.T) {
 					t.Errorf("%q shown as %q", p, alias)
 				}
 			}
-			again, _ := assignAliases(reverse(tc.props))
+			again, _ := assignAliases(reverse(tc.props), nil)
 			if !maps.Equal(again, shown) {
 				t.Errorf("aliases depend on schema order: %v vs %v", again, shown)
 			}

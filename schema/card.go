@@ -24,21 +24,27 @@ const (
 // characters of provider prose it left out.
 // description is the tool's description already cut to MaxProseChars; root
 // is its input schema.
-func buildCard(server string, tool *node, description string, root *node, s shape, shown map[string]string) (Card, int) {
+// Flagged sentences and names (cut) never reach the card; when any were
+// found, the note says text was removed.
+func buildCard(server string, tool *node, description string, root *node, s shape, shown map[string]string, cut *spanCutter) (Card, int) {
 	name := tool.get("name").str()
+	shownName := name
+	if cut.flagged(name) {
+		shownName = withheldName
+	}
 	card := Card{
-		Name:     sanitizeName(name, MaxNameChars),
+		Name:     sanitizeName(shownName, MaxNameChars),
 		Provider: sanitizeName(server, MaxNameChars),
 		Risk:     riskOf(tool.get("annotations")),
 		Complete: true,
 	}
 	prose := description
 	if strings.TrimSpace(prose) == "" {
-		prose = tool.get("title").str()
+		prose = cut.cut(tool.get("title").str())
 	}
-	summary, cut := Sanitize(prose, summaryChars)
+	summary, proseCut := sanitize(prose, summaryChars, cut.lureIn(prose), true)
 	if summary == "" {
-		summary, _ = Sanitize(nameWords(name), summaryChars)
+		summary, _ = Sanitize(nameWords(shownName), summaryChars)
 	}
 	card.Summary = summary
 
@@ -53,8 +59,8 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 		if len(inputs) == MaxCardInputs {
 			continue
 		}
-		in, inCut := projectInput(root, p, shown[p.name])
-		cut += inCut
+		in, inCut := projectInput(root, p, shown[p.name], cut)
+		proseCut += inCut
 		inputs = append(inputs, in)
 		if p.required {
 			if fields := nestedRequired(root, p.schema); len(fields) > 0 {
@@ -66,12 +72,19 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 		notes = append(notes, fmt.Sprintf("required inputs depend on which of %d alternatives is used", s.alternatives))
 	}
 	card.Inputs = inputs
-	fitCard(&card, notes, requiredTotal)
-	return card, cut
+	notice := ""
+	if cut != nil && len(cut.spans) > 0 {
+		notice = removedNote
+	}
+	fitCard(&card, notes, notice, requiredTotal)
+	return card, proseCut
 }
 
+// withheldName stands on a card for a tool name the detector flagged.
+const withheldName = "name_withheld"
+
 // projectInput writes one property as a card input.
-func projectInput(root *node, p property, alias string) (Input, int) {
+func projectInput(root *node, p property, alias string, cut *spanCutter) (Input, int) {
 	target := resolve(root, p.schema)
 	raw := target.get("description").str()
 	if raw == "" {
@@ -80,28 +93,30 @@ func projectInput(root *node, p property, alias string) (Input, int) {
 	if raw == "" {
 		raw = target.get("title").str()
 	}
-	desc, cut := Sanitize(raw, inputDescChars)
+	raw = cut.cut(raw)
+	desc, n := sanitize(raw, inputDescChars, cut.lureIn(raw), true)
 	return Input{
 		Name:        alias,
 		Type:        typeName(root, p.schema, 0),
 		Required:    p.required,
 		Description: desc,
-		Enum:        inputEnum(root, target),
-	}, cut
+		Enum:        inputEnum(root, target, cut),
+	}, n
 }
 
 // inputEnum lists the enum values of an input, or of its items when it is an
 // array of enumerated values.
-func inputEnum(root, n *node) []string {
+func inputEnum(root, n *node, cut *spanCutter) []string {
 	if n.get("enum") == nil && n.get("items") != nil {
 		n = resolve(root, n.get("items"))
 	}
-	return enumValues(n)
+	return enumValues(n, cut)
 }
 
 // enumValues lists up to maxEnumValues enum values as strings, skipping any
-// that sanitizing would change (a card never shows a value it altered).
-func enumValues(n *node) []string {
+// that sanitizing would change (a card never shows a value it altered) and
+// any the detector flagged.
+func enumValues(n *node, cut *spanCutter) []string {
 	var out []string
 	for _, v := range arrayItems(n.get("enum")) {
 		if len(out) == maxEnumValues {
@@ -110,7 +125,7 @@ func enumValues(n *node) []string {
 		text := v.text
 		switch v.kind {
 		case kindString:
-			if clean, _ := Sanitize(text, maxEnumChars); clean != text {
+			if clean, _ := Sanitize(text, maxEnumChars); clean != text || cut.flagged(text) {
 				continue
 			}
 		case kindNumber:
@@ -131,8 +146,9 @@ func enumValues(n *node) []string {
 
 // fitCard writes the note and shrinks the card until its compact JSON fits
 // MaxCardBytes: shorter input descriptions, no enums, a shorter summary, then
-// fewer inputs, optional ones first.
-func fitCard(card *Card, notes []string, requiredTotal int) {
+// fewer inputs, optional ones first. notice, when set, ends the note without
+// making the card incomplete.
+func fitCard(card *Card, notes []string, notice string, requiredTotal int) {
 	setNote := func() {
 		shownRequired := 0
 		for _, in := range card.Inputs {
@@ -145,6 +161,9 @@ func fitCard(card *Card, notes []string, requiredTotal int) {
 			all = append([]string{fmt.Sprintf("%d of %d required inputs are not on this card", missing, requiredTotal)}, notes...)
 		}
 		card.Complete = len(all) == 0
+		if notice != "" {
+			all = append(all, notice)
+		}
 		card.Note = cutWords(strings.Join(all, "; "), noteChars)
 	}
 	setNote()

@@ -130,7 +130,7 @@ func TestCardBytesLimit(t *testing.T) {
 		card := base
 		card.Summary = strings.Repeat("s", size-cardBytes(&base))
 		before := card.Summary
-		fitCard(&card, nil, 0)
+		fitCard(&card, nil, "", 0)
 		got := cardBytes(&card)
 		switch {
 		case got > MaxCardBytes:
@@ -196,18 +196,30 @@ func TestCatalogBytesLimit(t *testing.T) {
 	}
 }
 
+// TestCatalogDuplicateNames: a name listed with two definitions refuses
+// every copy; identical copies (whatever their key order) count once.
 func TestCatalogDuplicateNames(t *testing.T) {
 	raws := []json.RawMessage{
 		json.RawMessage(`{"name":"a","description":"first","inputSchema":{"type":"object"}}`),
 		json.RawMessage(`{"name":"b","inputSchema":{"type":"object"}}`),
 		json.RawMessage(`{"name":"a","description":"second","inputSchema":{"type":"object"}}`),
 		json.RawMessage(`{"inputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"inputSchema":{"type":"object"},"name":"b"}`),
+		json.RawMessage(`{"name":"a","description":"second","inputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"name":"c","inputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"name":"c","inputSchema":{"type":"string"}}`),
 	}
 	tools, refused := normalizeAll("s", raws)
-	if len(tools) != 2 || tools[0].Record.Description != "first" || tools[1].Record.Name != "b" {
+	if len(tools) != 1 || tools[0].Record.Name != "b" {
 		t.Fatalf("kept %d tools: %+v", len(tools), tools)
 	}
-	if len(refused) != 2 || refused[0].Tool != "a" || refused[1].Reason == "" {
-		t.Fatalf("refused %+v", refused)
+	twice := map[string]int{}
+	for _, r := range refused {
+		if r.Reason == ReasonListedTwice {
+			twice[r.Tool]++
+		}
+	}
+	if len(refused) != 5 || twice["a"] != 2 || twice["c"] != 1 {
+		t.Fatalf("refused %+v: want both copies of a, c listed twice (and its refused copy), the unnamed tool", refused)
 	}
 }

@@ -32,6 +32,11 @@ type Refusal struct {
 // exact Record and its Card. A tool over a limit, or one that cannot be
 // called safely, returns a *RefusalError. Normalize never panics.
 func Normalize(server string, raw json.RawMessage) (*Tool, error) {
+	return normalize(server, raw, nil)
+}
+
+// normalize is Normalize with the detector's memo of one catalog (may be nil).
+func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
 		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
 	}
@@ -46,6 +51,9 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	if name == "" {
 		return nil, &RefusalError{Reason: "tool has no name"}
 	}
+	if reason := NameProblem(name); reason != "" {
+		return nil, &RefusalError{Tool: name, Reason: reason}
+	}
 	if reason := fieldProblem(tool); reason != "" {
 		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
@@ -59,13 +67,16 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 	}
 
 	title, description := tool.get("title").str(), tool.get("description").str()
-	kept := truncateRunes(description, MaxProseChars)
+	scan := poison.detectTool(tool, memo)
+	cutter := newSpanCutter(scan)
+	kept := truncateRunes(cutter.cut(description), MaxProseChars)
 	s := shape{}
 	if input.kind == kindObject {
 		s = readShape(input)
 	}
-	shown, aliases := assignAliases(s.names())
-	card, cut := buildCard(server, tool, kept, input, s, shown)
+	shown, aliases := assignAliases(s.names(), cutter.flagged)
+	card, cut := buildCard(server, tool, kept, input, s, shown, cutter)
+	def := definition(name, title, description, canonical, tool.get("annotations"), tool.get("outputSchema"))
 	rec := Record{
 		Server:      server,
 		Name:        name,
@@ -73,15 +84,16 @@ func Normalize(server string, raw json.RawMessage) (*Tool, error) {
 		Description: description,
 		InputSchema: canonical,
 		Raw:         tool.appendCanonical(nil),
-		Hash:        Hash(canonical),
+		Hash:        Hash(def),
 		Aliases:     aliases,
 		Properties:  s.names(),
 		ProseCut:    utf8.RuneCountInString(description) - utf8.RuneCountInString(kept) + cut,
+		Flags:       flagsOf(scan.found),
 	}
 	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
 		rec.Annotations = a.appendCanonical(nil)
 	}
-	return &Tool{Record: rec, Card: card}, nil
+	return &Tool{Record: rec, Card: card, Definition: def, cut: cutter}, nil
 }
 
 // emptyObjectSchema stands in for a tool that sends no inputSchema: it takes

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -150,8 +152,26 @@ func TestCardName(t *testing.T) {
 	if tool.Card.Name != long[:MaxNameChars] || tool.Record.Name != long {
 		t.Errorf("card name %q (record %q); want the first %d characters on the card, all in the record", tool.Card.Name, tool.Record.Name, MaxNameChars)
 	}
-	tool = mustNormalize(t, `{"name":"create\u0000_ticket\u202e","inputSchema":{"type":"object"}}`)
-	if tool.Card.Name != "create _ticket" {
-		t.Errorf("card name %q; control and format characters must go", tool.Card.Name)
+}
+
+// TestNameRefusals: a name with a control, invisible, format or bidi
+// character, or over MaxNameRunes characters, is refused with its reason.
+func TestNameRefusals(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{`create\u0000_ticket`, "U+0000"},
+		{`create_ticket\u202e`, "U+202E"},
+		{`delete\u200b_all`, "U+200B"},
+		{`delete\u2066_all`, "U+2066"},
+		{`tag\udb40\udc41`, "U+E0041"},
+		{strings.Repeat("n", MaxNameRunes+1), "129 characters"},
+	} {
+		_, err := Normalize("s", json.RawMessage(`{"name":"`+tc.name+`","inputSchema":{"type":"object"}}`))
+		var re *RefusalError
+		if !errors.As(err, &re) || !strings.Contains(re.Reason, tc.want) {
+			t.Errorf("name %s: got %v, want a refusal naming %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Normalize("s", json.RawMessage(`{"name":"`+strings.Repeat("n", MaxNameRunes)+`","inputSchema":{"type":"object"}}`)); err != nil {
+		t.Errorf("a %d-character name is refused: %v", MaxNameRunes, err)
 	}
 }

@@ -23,40 +23,7 @@ var (
 	mdStar        = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*]*?)\*`)
 	urlUserInfo   = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/?#@]+@`)
 	urlSecretArgs = regexp.MustCompile(`(?i)([?&](?:api[_-]?key|access[_-]?token|token|secret|password|passwd|pwd|sig|signature|auth)=)[^&#\s]+`)
-	sentenceEnd   = regexp.MustCompile(`[.!?]+["')\]]*\s+`)
 )
-
-// lure is one kind of instruction-like text aimed at the model rather than
-// at describing the tool. A sentence that matches is dropped whole.
-type lure struct {
-	trigger string         // lower-case text every match contains, checked first
-	match   *regexp.Regexp // case-insensitive
-}
-
-var lures = []lure{
-	{"ignor", regexp.MustCompile(`(?i)\bignor(e|ing)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|other|existing)\b.{0,30}\b(instruction|prompt|rule|direction|guideline|context|message|polic)`)},
-	{"forget", regexp.MustCompile(`(?i)\bforget\b.{0,40}\b(previous|prior|above|earlier|everything|all|your|instruction|prompt|rule)`)},
-	{"override", regexp.MustCompile(`(?i)\b(override|bypass)\b.{0,40}\b(instruction|prompt|rule|guideline|polic|safety|restriction)`)},
-	{"disregard", regexp.MustCompile(`(?i)\bdisregard`)},
-	{"prompt", regexp.MustCompile(`(?i)\b(system|developer|hidden|initial)[\s_-]*prompt`)},
-	{"developer", regexp.MustCompile(`(?i)\bdeveloper\s+(message|mode|instruction)`)},
-	{"reveal", regexp.MustCompile(`(?i)\breveal`)},
-	{"must", regexp.MustCompile(`(?i)\byou\s+must\b`)},
-	{"instruction", regexp.MustCompile(`(?i)\b(new|updated|hidden|secret|real|true|additional|following)\s+instructions?\b`)},
-	{"do not", regexp.MustCompile(`(?i)\bdo\s+not\s+(tell|inform|mention|show|alert|notify)\b`)},
-	{"tool", regexp.MustCompile(`(?i)\bbefore\s+(using|calling|running)\s+(this|any|the)\s+tool`)},
-	{"jailbreak", regexp.MustCompile(`(?i)\bjailbreak`)},
-	{"injection", regexp.MustCompile(`(?i)\bprompt\s+injection`)},
-	{"<|", regexp.MustCompile(`(?i)<\|(im_start|im_end|system|assistant|user)\|>`)},
-	{"inst]", regexp.MustCompile(`(?i)\[/?INST\]`)},
-	{"id_", regexp.MustCompile(`(?i)\bid_(rsa|ed25519|ecdsa)\b`)},
-	{".ssh", regexp.MustCompile(`(?i)\.ssh\b`)},
-	{"credentials", regexp.MustCompile(`(?i)(\.aws/credentials|\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste|read)\b.{0,40}\bcredentials\b|\bcredentials\b.{0,20}\b(to|into|in)\s+(the\s+)?(response|output|sidenote|parameter|argument))`)},
-	{"secret", regexp.MustCompile(`(?i)\b(print|output|show|display|dump|leak|share|send|exfiltrate|include|paste)\b.{0,40}\b(secrets|passwords|private\s+keys?|api\s+keys)\b`)},
-	{"mcp.json", regexp.MustCompile(`(?i)\bmcp\.json\b`)},
-	{"you are now", regexp.MustCompile(`(?i)\byou\s+are\s+now\b`)},
-	{"act as", regexp.MustCompile(`(?i)\bact\s+as\s+(an?\s+)?(admin|root|developer|system|unrestricted)`)},
-}
 
 // Sanitize turns untrusted provider prose into text a card may show. It
 // decodes HTML entities; strips control and format characters, HTML and
@@ -68,6 +35,14 @@ var lures = []lure{
 // fit. cut counts the characters of s that the result leaves out. Text made
 // only of lures yields "".
 func Sanitize(s string, maxChars int) (clean string, cut int) {
+	return sanitize(s, maxChars, isLure, true)
+}
+
+// sanitize is Sanitize with the test for a lure sentence given (the card
+// builder passes one that skips sentences the detector already read), and
+// the check of the joined result optional (search text, which no model
+// reads, goes without).
+func sanitize(s string, maxChars int, lure func(string) bool, joined bool) (clean string, cut int) {
 	total := utf8.RuneCountInString(s)
 	if maxChars <= 0 || s == "" {
 		return "", total
@@ -80,7 +55,7 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 	var kept []string
 	size := 0
 	for _, sentence := range all {
-		if isLure(sentence) {
+		if lure(sentence) {
 			continue
 		}
 		n := utf8.RuneCountInString(sentence)
@@ -89,8 +64,8 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 			gap = 1
 		}
 		if size+gap+n > maxChars {
-			if len(kept) == 0 {
-				kept = append(kept, cutWords(sentence, maxChars))
+			if short := cutWords(sentence, maxChars); len(kept) == 0 && !lure(short) {
+				kept = append(kept, short) // cutting may have made a lure of it
 			}
 			break
 		}
@@ -98,7 +73,7 @@ func Sanitize(s string, maxChars int) (clean string, cut int) {
 		size += gap + n
 	}
 	clean = strings.Join(kept, " ")
-	for isLure(clean) { // joining or cutting sentences may have made one
+	for joined && len(kept) > 1 && joinedLure(clean) { // joining sentences may have made one
 		kept = kept[:len(kept)-1]
 		clean = strings.Join(kept, " ")
 	}
@@ -184,7 +159,7 @@ var abbreviations = []string{"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "i
 func sentenceBreak(s string) int {
 	from := 0
 	for {
-		loc := sentenceEnd.FindStringIndex(s[from:])
+		loc := sentenceEndIndex(s[from:])
 		if loc == nil {
 			return len(s)
 		}
@@ -204,18 +179,48 @@ func sentenceBreak(s string) int {
 	}
 }
 
+// sentenceEndIndex finds the first sentence end of s, as the pattern
+// `[.!?]+["')\]]*\s+` would (ASCII white space), without a regular
+// expression: sentence splitting runs on every text the detector reads.
+func sentenceEndIndex(s string) []int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?') {
+			j++
+		}
+		for j < len(s) && (s[j] == '"' || s[j] == '\'' || s[j] == ')' || s[j] == ']') {
+			j++
+		}
+		k := j
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r' || s[k] == '\f') {
+			k++
+		}
+		if k > j {
+			return []int{i, k}
+		}
+		i = j - 1
+	}
+	return nil
+}
+
 func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
+// isLure reports a sentence that breaks one of the detector's rules.
 func isLure(sentence string) bool {
-	lower := strings.ToLower(sentence)
-	for _, l := range lures {
-		if strings.Contains(lower, l.trigger) && l.match.MatchString(sentence) {
-			return true
-		}
-	}
-	return false
+	return poison.match(sentence, 1) != ""
+}
+
+// joinedLure reports sanitized text whose joined sentences make a lure none
+// of them is alone ("ignore" / "previous instructions" on two lines). Only
+// rules that are one pattern are read across sentences: a rule that needs
+// two things in one sentence is not broken by finding them in two.
+func joinedLure(text string) bool {
+	return poison.matchSingle(text) != ""
 }
 
 // cutWords shortens s to at most maxChars characters, ending on a word

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Limits from the design contract. A tool past any of them is refused alone.
@@ -36,10 +37,23 @@ type Record struct {
 	InputSchema json.RawMessage   `json:"inputSchema"`           // canonical JSON of the input schema
 	Annotations json.RawMessage   `json:"annotations,omitempty"` // MCP annotations as sent
 	Raw         json.RawMessage   `json:"raw"`                   // the whole tool object as sent (keeps execution, outputSchema, _meta)
-	Hash        string            `json:"hash"`                  // hex SHA-256 of InputSchema
+	Hash        string            `json:"hash"`                  // hex SHA-256 of the tool's definition (see Tool.Definition)
 	Aliases     map[string]string `json:"aliases,omitempty"`     // alias -> provider property name (top level); identity names omitted
 	Properties  []string          `json:"properties,omitempty"`  // top-level provider property names, in schema order
 	ProseCut    int               `json:"proseCut,omitempty"`    // characters of provider prose the card left out (sanitizing and budgets)
+	Flags       []Flag            `json:"flags,omitempty"`       // text of the tool that reads like an attack on the model; nil when none
+}
+
+// MaxFlagSpan is the most characters of offending text a [Flag] keeps.
+const MaxFlagSpan = 120
+
+// Flag is one piece of a tool's text that speaks to the model rather than
+// describing the tool: a directive to the assistant, a request for secrets,
+// an instruction about another tool.
+type Flag struct {
+	Rule  string `json:"rule"`  // rule name, such as "directive.assistant" or "secret.request"
+	Field string `json:"field"` // where the text is, such as "description" or "inputSchema.properties.note.description"
+	Span  string `json:"span"`  // the offending text as sent, at most MaxFlagSpan characters
 }
 
 // Card is the bounded, sanitized reading aid for one tool. The bridge adds
@@ -67,6 +81,26 @@ type Input struct {
 type Tool struct {
 	Record Record
 	Card   Card
+	// Definition is the canonical JSON of everything of the tool a model
+	// could read or be steered by: name, title, description, input and
+	// output schema, annotations. Record.Hash is its SHA-256; pinning
+	// keeps it and compares it with [Diff] and [RiskRaised].
+	Definition []byte
+
+	cut *spanCutter // what the detector flagged and read; nil for a Tool not made by Normalize
+}
+
+// Prose sanitizes provider prose of this tool for search text, which no
+// model reads: as Sanitize, after cutting the sentences the detector flagged
+// in Normalize, without reading again the sentences it read there, and
+// without Sanitize's check of the joined result.
+func (t *Tool) Prose(s string, maxChars int) (clean string, cut int) {
+	if t.cut == nil {
+		return Sanitize(s, maxChars)
+	}
+	total := utf8.RuneCountInString(s)
+	clean, _ = sanitize(t.cut.cut(s), maxChars, t.cut.lure, false)
+	return clean, max(0, total-utf8.RuneCountInString(clean))
 }
 
 // DecodeRecord reads a stored exact record (the JSON [Record] layout).

@@ -29,17 +29,17 @@ func Document(t *schema.Tool) store.Doc {
 	p := paramText(rec.InputSchema)
 	return store.Doc{
 		Name:       strings.Join(append(nameWords(rec.Name), rec.Name), " "),
-		Desc:       sanitize(desc),
+		Desc:       sanitize(t, desc),
 		Params:     strings.Join(p.names, " "),
-		ParamDescs: sanitize(strings.Join(p.descs, " \n")),
+		ParamDescs: sanitize(t, strings.Join(p.descs, " \n")),
 		Enums:      strings.Join(p.enums, " "),
 	}
 }
 
-// sanitize runs provider prose through the schema package's sanitizer, at
-// the contract's prose bound.
-func sanitize(s string) string {
-	out, _ := schema.Sanitize(s, schema.MaxProseChars)
+// sanitize runs provider prose of t through the schema package's sanitizer,
+// at the contract's prose bound (text the poisoning detector flagged is cut).
+func sanitize(t *schema.Tool, s string) string {
+	out, _ := t.Prose(s, schema.MaxProseChars)
 	return out
 }
 

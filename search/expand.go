@@ -15,7 +15,7 @@ import (
 // Phrasal verbs are joined before stop words are dropped ("log in" ->
 // login, "set up" -> setup): their particle is a stop word, and the verb
 // alone is another word (log_call is not about logging in). A value
-// whose shape says what it is (an email address) adds the word for it.
+// whose shape says what it is adds the words for it (see values.go).
 // The synonym table maps tool-domain words to near equivalents; they are
 // searched as a second, low-weight query of the words leg
 // (Options.SynonymWeight), since at full weight they drown the intent's own
@@ -58,18 +58,6 @@ func joined(w string) bool {
 		return true
 	}
 	return false
-}
-
-// valueHints returns words implied by the shape of values in the intent:
-// "email" for an email address.
-func valueHints(intent string) []string {
-	for _, f := range strings.Fields(intent) {
-		at := strings.IndexByte(f, '@')
-		if at > 0 && strings.Contains(f[at+1:], ".") {
-			return []string{"email"}
-		}
-	}
-	return nil
 }
 
 // synonymGroups are sets of tool-domain words and phrases that name the

@@ -81,8 +81,13 @@ func TestNearest(t *testing.T) {
 		{"calender", []string{"calendar", "calends"}, "calendar"},
 		{"papers", []string{"paper"}, ""}, // an inflection: stemming finds it
 		{"forcast", []string{"forecast"}, "forecast"},
-		{"totally", []string{"total"}, ""},      // "total" is its stem
-		{"kubernetes", []string{"kubectl"}, ""}, // too far
+		{"totally", []string{"total"}, ""},                 // "total" is its stem
+		{"kubernetes", []string{"kubectl"}, ""},            // too far
+		{"serach", []string{"search", "starch"}, "search"}, // a transposition is one edit
+		{"closing", []string{"close"}, ""},
+		{"libraries", []string{"library"}, ""},
+		{"headwa", []string{"headway"}, "headway"}, // no English ending
+		{"recor", []string{"record"}, "record"},
 	}
 	for _, tt := range tests {
 		var terms []store.Term
@@ -90,8 +95,8 @@ func TestNearest(t *testing.T) {
 			terms = append(terms, store.Term{Text: n, Docs: 1})
 		}
 		got, _ := nearest(tt.word, terms)
-		if got != tt.want {
-			t.Errorf("nearest(%q, %v) = %q, want %q", tt.word, tt.near, got, tt.want)
+		if got.Text != tt.want {
+			t.Errorf("nearest(%q, %v) = %q, want %q", tt.word, tt.near, got.Text, tt.want)
 		}
 	}
 }

@@ -23,6 +23,9 @@ type IngestOptions struct {
 	// stay alive while the catalog is stored. The caller must not read raws
 	// after.
 	Consume bool
+	// Pin, if set, decides each stored tool's pin in the transaction that
+	// stores the catalog (see [store.Store.ReplacePinned]).
+	Pin store.PinRule
 }
 
 // IngestReport says what Ingest did with one server's catalog.
@@ -78,7 +81,13 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 		}
 	} else {
 		var made rowsMade
-		if err := st.ReplaceCatalog(ctx, srv, catalogRows(srv.Name, raws, o.Consume, &made)); err != nil {
+		rows := catalogRows(srv.Name, raws, o.Consume, &made)
+		if o.Pin != nil {
+			err = st.ReplacePinned(ctx, srv, rows, o.Pin)
+		} else {
+			err = st.ReplaceCatalog(ctx, srv, rows)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
 		}
 		rep.Stored, rep.Refused = made.stored, made.refused
@@ -159,7 +168,8 @@ func catalogRow(t *schema.Tool) (store.Tool, error) {
 	if err != nil {
 		return store.Tool{}, fmt.Errorf("encoding card of %q: %w", t.Record.Name, err)
 	}
-	return store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t)}, nil
+	return store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card, Doc: Document(t),
+		Definition: t.Definition}, nil
 }
 
 // embedMissing embeds every searchable tool without a vector: from the

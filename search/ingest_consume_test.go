@@ -9,8 +9,9 @@ import (
 )
 
 // TestIngestConsume: with Consume, Ingest lets go of every raw tool it
-// normalized and stores the same catalog as without; without it, raws are
-// left as they were.
+// stored, and stores the same catalog as without; without it, raws are
+// left as they were. A name listed twice with different definitions is
+// refused whole, and its raws are kept.
 func TestIngestConsume(t *testing.T) {
 	for _, consume := range []bool{false, true} {
 		ctx := context.Background()
@@ -24,10 +25,10 @@ func TestIngestConsume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Stored != 2 || len(rep.Refused) != 1 {
-			t.Errorf("consume %v: %d stored, %d refused; want 2, 1", consume, rep.Stored, len(rep.Refused))
+		if rep.Stored != 1 || len(rep.Refused) != 2 {
+			t.Errorf("consume %v: %d stored, %d refused; want 1, 2", consume, rep.Stored, len(rep.Refused))
 		}
-		for i, want := range []bool{!consume, true, !consume} { // the refused duplicate is kept
+		for i, want := range []bool{true, true, !consume} { // both copies of "first" are refused
 			if got := raws[i] != nil; got != want {
 				t.Errorf("consume %v: raws[%d] kept %v, want %v", consume, i, got, want)
 			}

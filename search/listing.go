@@ -11,7 +11,7 @@ import (
 // whenever normalization or the search text changes, so that catalogs
 // stored by an older build are normalized again on their next listing
 // instead of being recognized as unchanged.
-const listingVersion = "capbridge-listing-1"
+const listingVersion = "capbridge-listing-2" // 2: record hashes cover the whole definition; tools are pinned
 
 // ListingDigest identifies a server's catalog exactly as listed: SHA-256
 // over listingVersion and each raw tool object's bytes, in order, each

@@ -17,8 +17,11 @@ import (
 // (Options.MatchBudget). The trigram leg searches, as substrings,
 // only the words the catalog's vocabulary lacks (typos, fragments, glued
 // words) plus the nearest catalog word of each (typo repair): a clean
-// intent does not pay for it. Corrections are looked up inside the trigram
-// leg's goroutine, beside the words leg.
+// intent does not pay for it. The corrections join the words leg's
+// synonym query too, at its weight: a misspelled word is then no longer
+// outvoted by the intent's common words ("get dividnds" ranking every
+// get_ tool). They are looked up while the plan is made, only for an
+// intent with a word that may be a typo.
 type plan struct {
 	intent string
 	words  []string       // query words, stop words removed
@@ -37,6 +40,11 @@ type plan struct {
 	// fixable are the unknown words that may be typos of catalog words
 	// (see typoCandidate).
 	fixable []string
+	// fixes are the catalog words nearest the fixable ones (see corrections).
+	fixes []string
+	// meant are words with each corrected word replaced by its correction:
+	// what the boosts compare with a tool's name and description.
+	meant []string
 }
 
 func (p *plan) empty() bool { return len(p.words) == 0 }
@@ -62,11 +70,14 @@ const (
 // query) and builds the words leg's expression. If the lookup fails, every
 // word is searched and none counts as unknown.
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
-	p := &plan{intent: intent, words: queryWords(intent), trailing: trailingWords(intent)}
+	values := readValues(intent)
+	p := &plan{intent: intent, words: intentWords(values), trailing: trailingWords(intent)}
+	p.meant = p.words
 	if len(p.words) == 0 {
 		return p
 	}
-	syns := s.syn.expand(p.words)
+	// The names inside values are searched as synonyms are, at most.
+	syns := append(s.syn.expand(p.words), weakWords(values.weak, p.words)...)
 	asked := slices.Clone(p.words)
 	for _, w := range p.words {
 		asked = append(asked, stems(w)...)
@@ -84,7 +95,7 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	p.docs = docs
 	named := writtenAsNames(intent)
 	for _, w := range p.words {
-		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) {
+		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) && !isPiece(w) {
 			p.unknown = append(p.unknown, w)
 			if typoCandidate(w, named) {
 				p.fixable = append(p.fixable, w)
@@ -92,13 +103,41 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		}
 	}
 	budget := s.budgetDocs(ctx)
-	kept := withinBudget(p.words, docs, budget)
+	// A piece no tool holds matches nothing (the vocabulary holds every
+	// piece of every tool): it is not searched.
+	kept := withinBudget(slices.DeleteFunc(slices.Clone(p.words), func(w string) bool {
+		_, known := docs[w]
+		return !known && isPiece(w)
+	}), docs, budget)
 	p.kept = kept
 	p.wordsExpr = orQuery(kept)
+	p.meant = p.words
+	if fixed := s.corrections(ctx, p.fixable); len(fixed) > 0 {
+		p.meant = slices.Clone(p.words)
+		for i, w := range p.meant {
+			if t, ok := fixed[w]; ok {
+				p.meant[i] = t.Text
+				p.docs[t.Text] = t.Docs
+				p.fixes = append(p.fixes, t.Text)
+			}
+		}
+	}
 	if s.synWeight > 0 {
-		p.synExpr = orQuery(synonymsWithin(syns, docs, kept, budget))
+		p.synExpr = orQuery(append(synonymsWithin(syns, docs, kept, budget), p.fixes...))
 	}
 	return p
+}
+
+// weakWords returns the distinct words of weak that are not stop words,
+// numbers or among words.
+func weakWords(weak, words []string) []string {
+	var out []string
+	for _, w := range weak {
+		if !stopWords[w] && !isNumber(w) && !slices.Contains(words, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // stems returns shorter forms w may take without an English inflection
@@ -242,7 +281,7 @@ func (s *Searcher) trigramQuery(ctx context.Context, p *plan) string {
 				terms = append(terms, w)
 			}
 		}
-		return orQuery(append(terms, s.corrections(ctx, p.fixable)...))
+		return orQuery(append(terms, p.fixes...))
 	}
 	if len(p.unknown) == 0 {
 		return ""
@@ -254,7 +293,7 @@ func (s *Searcher) trigramQuery(ctx context.Context, p *plan) string {
 		})
 		unknown = unknown[:maxTrigramUnknown]
 	}
-	return orQuery(append(unknown, s.corrections(ctx, p.fixable)...))
+	return orQuery(append(unknown, p.fixes...))
 }
 
 // typoCandidate reports whether unknown word w may be a misspelled
@@ -283,8 +322,8 @@ func writtenAsNames(intent string) map[string]bool {
 // corrections maps unknown words (minFixRunes or more, at most
 // Options.Corrections of them) to their nearest catalog word, if one is
 // near enough. A failed lookup only loses the correction.
-func (s *Searcher) corrections(ctx context.Context, unknown []string) []string {
-	var out []string
+func (s *Searcher) corrections(ctx context.Context, unknown []string) map[string]store.Term {
+	var out map[string]store.Term
 	tried := 0
 	for _, w := range unknown {
 		if tried >= s.fixes {
@@ -300,8 +339,35 @@ func (s *Searcher) corrections(ctx context.Context, unknown []string) []string {
 			s.logger.Warn("search: near-term lookup failed", "word", w, "err", err)
 			continue
 		}
+		// A swapped pair in a short word can leave it no trigram of the
+		// word meant (serach/search): its swaps are looked up whole.
+		swapped, err := s.st.Terms(ctx, swaps(w))
+		if err != nil {
+			s.logger.Warn("search: near-term lookup failed", "word", w, "err", err)
+			continue
+		}
+		for t, docs := range swapped {
+			near = append(near, store.Term{Text: t, Docs: docs})
+		}
 		if c, ok := nearest(w, near); ok {
-			out = append(out, c)
+			if out == nil {
+				out = make(map[string]store.Term)
+			}
+			out[w] = c
+		}
+	}
+	return out
+}
+
+// swaps returns w with each pair of adjacent different runes swapped.
+func swaps(w string) []string {
+	rs := []rune(w)
+	var out []string
+	for i := 0; i+1 < len(rs); i++ {
+		if rs[i] != rs[i+1] {
+			rs[i], rs[i+1] = rs[i+1], rs[i]
+			out = append(out, string(rs))
+			rs[i], rs[i+1] = rs[i+1], rs[i]
 		}
 	}
 	return out
@@ -313,33 +379,53 @@ func (s *Searcher) corrections(ctx context.Context, unknown []string) []string {
 // When an inflection of w (one holds the other's whole stem: papers/paper,
 // reviewed/review) is among the closest, w is no typo: porter stemming
 // already finds it, and no correction is made.
-func nearest(w string, near []store.Term) (string, bool) {
-	best, bestD, bestDocs := "", maxEdits(w)+1, 0
+func nearest(w string, near []store.Term) (store.Term, bool) {
+	var best store.Term
+	bestD := maxEdits(w) + 1
 	for _, t := range near {
 		d := editDistance(w, t.Text)
-		if d < bestD || (d == bestD && t.Docs > bestDocs) {
-			best, bestD, bestDocs = t.Text, d, t.Docs
+		if d < bestD || (d == bestD && t.Docs > best.Docs) {
+			best, bestD = t, d
 		}
 	}
 	for _, t := range near {
 		if inflection(w, t.Text) && editDistance(w, t.Text) <= bestD {
-			return "", false
+			return store.Term{}, false
 		}
 	}
-	return best, best != "" && best != w
+	return best, best.Text != "" && best.Text != w
 }
 
-// inflection reports whether a and b share all but at most the last rune
-// of the shorter one, over four runes or more.
+// inflection reports whether one of a and b is the other with an English
+// inflection ending, over a stem of four runes or more: papers/paper,
+// reviewed/review, closing/close, libraries/library, totally/total. Such a
+// pair is no typo: porter stemming finds one from the other. Any other
+// pair is (headwa/headway, recor/record).
 func inflection(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
-	n := min(len(ra), len(rb))
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
 	p := 0
-	for p < n && ra[p] == rb[p] {
+	for p < len(short) && short[p] == long[p] {
 		p++
 	}
-	return p >= 4 && p >= n-1
+	if utf8.RuneCountInString(short[:p]) < 4 {
+		return false
+	}
+	switch rest, end := short[p:], long[p:]; rest {
+	case "":
+		return slices.Contains(inflectionEndings, end) || (end == "d" && strings.HasSuffix(short, "e"))
+	case "e":
+		return end == "ing" || end == "ed" || end == "er" || end == "ers"
+	case "y":
+		return end == "ies" || end == "ied" || end == "ier"
+	}
+	return false
 }
+
+// inflectionEndings are the endings inflection recognizes on a whole stem.
+var inflectionEndings = []string{"s", "es", "ed", "ing", "ings", "er", "ers", "est", "ly"}
 
 // maxEdits is the edit distance a correction of w may have: one for
 // words up to six runes, two beyond.
@@ -371,10 +457,14 @@ func isNumber(w string) bool {
 	return strings.TrimFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) == ""
 }
 
-// editDistance is the Levenshtein distance between a and b, in runes.
+// editDistance is the optimal string alignment distance between a and b,
+// in runes: the fewest insertions, deletions, substitutions and swaps of
+// two adjacent runes (no substring edited twice) that turn a into b. A
+// transposed pair ("serach") is one edit, as people make it.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
+	prev2 := make([]int, len(rb)+1) // row i-2
+	prev := make([]int, len(rb)+1)  // row i-1
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = j
@@ -387,8 +477,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }

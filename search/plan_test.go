@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,48 @@ func TestTrigramQueryBoundsUnknownWords(t *testing.T) {
 		if got := s.trigramQuery(ctx, s.plan(ctx, tt.intent)); got != tt.want {
 			t.Errorf("trigramQuery(%q) = %s, want %s", tt.intent, got, tt.want)
 		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"search", "search", 0},
+		{"serach", "search", 1}, // one transposition
+		{"calender", "calendar", 1},
+		{"forcast", "forecast", 1},
+		{"ca", "abc", 3}, // optimal string alignment: no edit of a swapped pair
+		{"", "abc", 3},
+		{"tset", "test", 1},
+		{"übung", "übnug", 1}, // runes, not bytes
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := editDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+// TestCorrectionsReachTheWordsLeg: a misspelled word's correction is
+// searched by the words leg (at the synonym weight) and counts in the
+// boosts, so "get" alone does not outvote it.
+func TestCorrectionsReachTheWordsLeg(t *testing.T) {
+	s, _ := fixtureSearcher(t, &Options{TrigramAllUpTo: -1})
+	ctx := context.Background()
+	p := s.plan(ctx, "serach the inbox")
+	if !slices.Contains(p.fixes, "search") || !strings.Contains(p.synExpr, `"search"`) || !slices.Contains(p.meant, "search") {
+		t.Errorf("plan(serach the inbox): fixes %v, synonym query %s, meant %v; want search in each", p.fixes, p.synExpr, p.meant)
+	}
+	rs, err := s.Search(ctx, "serach inbox", Query{Limit: 3, Legs: []Leg{LegWords}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) == 0 || rs[0].Name != "search_inbox" {
+		t.Errorf("words leg alone for %q = %v, want search_inbox first", "serach inbox", names(rs))
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -27,12 +28,18 @@ func quote(t string) string {
 	return `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
 }
 
-// namePhrase is an FTS5 expression matching the words of a tool name, in
-// order, in the name column only: `name : "get weather"`.
-func namePhrase(name string) string {
+// nameQuery is an FTS5 expression matching the tools whose name column
+// starts with the words of a name, in order, or with the same words with
+// letters and digits apart (see digitsApart): `name : ^ "get weather"`.
+// "" for a name without words.
+func nameQuery(name string) string {
 	ws := nameWords(name)
 	if len(ws) == 0 {
 		return ""
 	}
-	return "name : " + quote(strings.Join(ws, " "))
+	expr := "name : ^ " + quote(strings.Join(ws, " "))
+	if split := digitsApart(ws); !slices.Equal(split, ws) {
+		expr += " OR name : ^ " + quote(strings.Join(split, " "))
+	}
+	return expr
 }

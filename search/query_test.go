@@ -19,7 +19,8 @@ func TestQueryWords(t *testing.T) {
 		{"AclApi.add_mapping kebab-case", []string{"acl", "api", "add", "mapping", "kebab", "case"}},
 		{`"unbalanced (quote AND NOT`, []string{"unbalanced", "quote"}},
 		{"col:value NEAR(a b) * ^x", []string{"col", "value", "near", "b", "x"}},
-		{"東京の天気 🌧️ weather", []string{"東京の天気", "weather"}},
+		// Text in a script written without spaces: its two- and three-letter pieces.
+		{"東京の天気 🌧️ weather", []string{"weather", "東京", "京の", "の天", "天気", "東京の", "京の天", "の天気"}},
 		{"can you help me", nil},
 		{"repeat repeat REPEAT", []string{"repeat"}},
 		{"", nil},
@@ -97,9 +98,9 @@ func FuzzQuery(f *testing.F) {
 				t.Fatalf("near-term expression of %q: %v", w, err)
 			}
 		}
-		for _, tok := range namedTokens(intent) {
-			if _, err := st.MatchWords(ctx, namePhrase(tok), s.columns, 5); err != nil {
-				t.Fatalf("name phrase of %q: %v", tok, err)
+		for _, n := range namings(intent) {
+			if _, err := st.MatchWords(ctx, nameQuery(n.written), s.columns, 5); err != nil {
+				t.Fatalf("name query of %q: %v", n.written, err)
 			}
 		}
 		if _, err := s.Search(ctx, intent, Query{Limit: 5}); err != nil {

@@ -50,27 +50,28 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 			continue
 		}
 		if s.nameBoost > 0 {
-			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.words, s.syn)
+			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn)
 		}
 		if s.descBoost > 0 {
-			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.words, weights)
+			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights)
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
 	return byID, nil
 }
 
-// rarity weighs each of the plan's words by its inverse document
-// frequency, ln(1 + N/docs), times clauseWeight for a word of a trailing
-// relative clause; a word the catalog lacks weighs nothing.
+// rarity weighs each of the plan's words as meant (corrected) by its
+// inverse document frequency, ln(1 + N/docs), times clauseWeight for a
+// word of a trailing relative clause; a word the catalog lacks weighs
+// nothing.
 func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
 	n, _ := s.catalogSize(ctx)
-	out := make([]float64, len(p.words))
-	for i, w := range p.words {
+	out := make([]float64, len(p.meant))
+	for i, w := range p.meant {
 		if d := p.docs[w]; d > 0 {
 			out[i] = math.Log(1 + float64(max(n, d))/float64(d))
 		}
-		if p.trailing[w] {
+		if p.trailing[p.words[i]] {
 			out[i] *= clauseWeight
 		}
 	}
@@ -91,6 +92,25 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 
 	covered := make([]bool, len(intentWords))
 	left := len(intentWords)
 	var hit float64
+	// Pieces of spaceless scripts are matched against the text's pieces.
+	var docPieces []string
+	for i, w := range intentWords {
+		if !isPiece(w) {
+			continue
+		}
+		if docPieces == nil {
+			_, docPieces = store.SplitScripts(d.Name + " " + d.Desc)
+			docPieces = append(docPieces, "") // looked up once, even if none
+		}
+		if slices.Contains(docPieces, w) {
+			covered[i] = true
+			hit += weights[i]
+			left--
+		}
+	}
+	if left == 0 {
+		return hit / total
+	}
 	for _, text := range [...]string{d.Name, d.Desc} {
 		for tok := range strings.FieldsFuncSeq(text, notAlnum) {
 			tok = strings.ToLower(tok) // allocates only for a word with capitals

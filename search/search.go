@@ -4,7 +4,8 @@
 // from an OpenAI-compatible endpoint through an [Embedder]) and fuses them
 // by reciprocal-rank fusion into [Result]s. [Ingest] normalizes a server's
 // raw tools and stores them with their search text ([Document]) and
-// embeddings; [Evaluate] measures a Searcher on a labelled query set.
+// embeddings; [Evaluate] measures a Searcher on a labelled query set, or
+// on [NameQueries], the catalog's own tool names written as intents.
 package search
 
 import (

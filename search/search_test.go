@@ -92,6 +92,12 @@ func TestSearchRules(t *testing.T) {
 			q: Query{Limit: 3}, first: "helpdesk/close_ticket", exactly: true},
 		{name: "server/tool", intent: "files/delete_file please", q: Query{Limit: 3}, first: "files/delete_file", exactly: true},
 		{name: "whole intent is a name", intent: "deleteEvent", q: Query{Limit: 3}, first: "calendar/deleteEvent", exactly: true},
+		{name: "spaced name", intent: "delete event", q: Query{Limit: 3}, first: "calendar/deleteEvent", exactly: true},
+		{name: "kebab name", intent: "Delete-File", q: Query{Limit: 3}, first: "files/delete_file", exactly: true},
+		{name: "camelCase token names a snake_case tool", intent: "then call readFile on it", q: Query{Limit: 3},
+			first: "files/read_file", exactly: true},
+		{name: "hyphenated word in a sentence is no name", intent: "tell me the weather get-forecast for Paris",
+			q: Query{Limit: 3}, first: "weather/get_forecast"},
 		{name: "plain word is not a name", intent: "search", q: Query{Limit: 3}, first: "mail/search_inbox"},
 		{name: "no padding", intent: "weather forecast temperature rain wind", q: Query{Limit: 5},
 			first: "weather/get_forecast", maxLen: 1},
@@ -131,6 +137,9 @@ func TestSearchRules(t *testing.T) {
 			}
 			if tt.exactly && (!rs[0].Exact || rs[0].Confidence != 1) {
 				t.Errorf("Search(%q) first = %+v, want exact with confidence 1", tt.intent, rs[0])
+			}
+			if !tt.exactly && len(rs) > 0 && rs[0].Exact {
+				t.Errorf("Search(%q) first = %s, named exactly; want it ranked", tt.intent, got[0])
 			}
 			for i := 1; i < len(rs); i++ {
 				if !rs[i].Exact && rs[i].Score < s.cut*rs[firstRanked(rs)].Score {
@@ -182,8 +191,8 @@ func TestIngestReport(t *testing.T) {
 	for _, r := range raws {
 		wantBytes += len(r)
 	}
-	if rep.Stored != 1 || len(rep.Refused) != 3 || rep.Bytes != int64(wantBytes) {
-		t.Errorf("report = %+v, want 1 stored, 3 refused, %d bytes", rep, wantBytes)
+	if rep.Stored != 0 || len(rep.Refused) != 4 || rep.Bytes != int64(wantBytes) {
+		t.Errorf("report = %+v, want 0 stored, 4 refused (both copies of ok_tool), %d bytes", rep, wantBytes)
 	}
 	tools, err := st.Tools(ctx, "srv")
 	if err != nil {
@@ -195,8 +204,8 @@ func TestIngestReport(t *testing.T) {
 			refused++
 		}
 	}
-	if len(tools) != 4 || refused != 3 {
-		t.Errorf("stored rows = %d (%d refused), want 4 (3 refused)", len(tools), refused)
+	if len(tools) != 4 || refused != 4 {
+		t.Errorf("stored rows = %d (%d refused), want 4 (4 refused)", len(tools), refused)
 	}
 	s := New(st, nil)
 	rs, err := s.Search(ctx, "bad_schema", Query{Limit: 5})

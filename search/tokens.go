@@ -1,9 +1,12 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/capbridge/capbridge/store"
 )
 
 // words splits free text into lower-cased word tokens: runs of letters and
@@ -57,12 +60,22 @@ func humps(run string) []string {
 // queryWords returns the distinct words of an intent worth searching for,
 // in order: phrasal verbs joined (see joinPhrasal), stop words dropped,
 // words over maxWordRunes dropped (no tool-domain word is that long; such
-// runs are pasted blobs), and words the shape of a value implies (see
-// valueHints) added at the end.
+// runs are pasted blobs), text in scripts written without spaces cut into
+// pieces, values cut out and the words their shapes imply added at the
+// end (see readValues).
 func queryWords(intent string) []string {
+	return intentWords(readValues(intent))
+}
+
+// intentWords is queryWords of an intent's reading. Text in scripts
+// written without spaces becomes the pieces the word table indexes (see
+// store.SplitScripts).
+func intentWords(r valueReading) []string {
+	text, pieces := store.SplitScripts(r.text)
+	pieces = pieces[:min(len(pieces), maxIntentPieces)]
 	seen := make(map[string]bool)
 	var out []string
-	for _, w := range append(joinPhrasal(words(intent)), valueHints(intent)...) {
+	for _, w := range slices.Concat(joinPhrasal(words(text)), pieces, r.hints) {
 		if seen[w] || stopWords[w] || utf8.RuneCountInString(w) > maxWordRunes {
 			continue
 		}
@@ -74,6 +87,11 @@ func queryWords(intent string) []string {
 
 // maxWordRunes bounds the length of one query word.
 const maxWordRunes = 40
+
+// maxIntentPieces bounds the pieces of text in scripts written without
+// spaces that one intent searches (about a 30-letter clause): a pasted
+// page of Chinese would otherwise make thousands of query terms.
+const maxIntentPieces = 64
 
 // stopWords are English function words and chat filler that carry no
 // information about which tool is wanted. Words that name tool actions
@@ -109,4 +127,12 @@ func setOf(ws ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// isPiece reports whether w is a piece of text in a script written
+// without spaces (see store.SplitScripts): never a typo, and matched in a
+// description by its pieces.
+func isPiece(w string) bool {
+	_, pieces := store.SplitScripts(w)
+	return len(pieces) > 0
 }

@@ -18,6 +18,7 @@ type Server struct {
 	LastError   string
 	Tools       int   // stored (not refused) tools; filled by Servers
 	Refused     int   // refused tools; filled by Servers
+	Held        int   // stored tools held until approved; filled by Servers
 	Bytes       int64 // bytes of the raw catalog as listed
 	// Listing identifies the catalog as listed (a digest the caller
 	// computes); "" when unknown. See [Store.TouchCatalog].
@@ -44,6 +45,11 @@ type Tool struct {
 	Card    []byte // schema.Card as JSON
 	Doc     Doc
 	Refusal string
+	// Definition is the tool's whole definition as the caller pins it
+	// (opaque bytes; Hash identifies it). [Store.ReplacePinned] passes it
+	// to its rule and keeps it in the tool's pin, not in the tool's row:
+	// tools read back have none.
+	Definition []byte
 	// ContentHash identifies Doc's text (SHA-256, hex). The store computes
 	// it; ReplaceCatalog ignores what the caller sets. It is the key of the
 	// embedding cache.
@@ -70,6 +76,11 @@ const StateStored = "stored"
 // that makes each as it is asked for never holds the whole catalog. An
 // error it yields fails the replace.
 func (s *Store) ReplaceCatalog(ctx context.Context, srv Server, tools iter.Seq2[Tool, error]) error {
+	return s.replaceCatalog(ctx, srv, tools, nil)
+}
+
+// replaceCatalog is ReplaceCatalog, and ReplacePinned when rule is not nil.
+func (s *Store) replaceCatalog(ctx context.Context, srv Server, tools iter.Seq2[Tool, error], rule PinRule) error {
 	if err := s.await(ctx); err != nil {
 		return err
 	}
@@ -102,6 +113,14 @@ ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint, state = exc
 			return err
 		}
 		defer w.close()
+		if rule != nil {
+			pins, err := newPinner(ctx, tx, srv.Name, rule)
+			if err != nil {
+				return err
+			}
+			defer pins.close()
+			tools = pins.pinning(ctx, tools)
+		}
 		if err := w.replace(ctx, srv.Name, old, tools); err != nil {
 			return err
 		}

@@ -203,7 +203,8 @@ func (w *indexWriter) insert(ctx context.Context, server string, t Tool, hash st
 
 // index adds the search rows of tool id.
 func (w *indexWriter) index(ctx context.Context, id int64, d Doc) error {
-	if _, err := w.insertWords.ExecContext(ctx, id, d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums, padText); err != nil {
+	if _, err := w.insertWords.ExecContext(ctx, id, wordText(d.Name), wordText(d.Desc), wordText(d.Params),
+		wordText(d.ParamDescs), wordText(d.Enums), padText); err != nil {
 		return fmt.Errorf("indexing words of tool %d: %w", id, err)
 	}
 	if _, err := w.insertTrigrams.ExecContext(ctx, id, trigramText(d)); err != nil {
@@ -222,7 +223,8 @@ func (w *indexWriter) unindex(ctx context.Context, o storedDoc) error {
 		return nil
 	}
 	d := o.doc
-	if _, err := w.deleteWords.ExecContext(ctx, o.id, d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums, padText); err != nil {
+	if _, err := w.deleteWords.ExecContext(ctx, o.id, wordText(d.Name), wordText(d.Desc), wordText(d.Params),
+		wordText(d.ParamDescs), wordText(d.Enums), padText); err != nil {
 		return fmt.Errorf("unindexing words of tool %q: %w", o.name, err)
 	}
 	if _, err := w.deleteTrigrams.ExecContext(ctx, o.id); err != nil {

@@ -143,6 +143,87 @@ END;
 DROP INDEX tools_key;
 CREATE INDEX tools_key ON tools (id, server, name, doc_len);
 `,
+	// 6: each tool's pin: the definition first stored (or last accepted
+	// or approved), the last change to it, and whether the tool is held
+	// until the user approves that change. Kept apart from tools, whose
+	// rows follow the listing: a tool that leaves a listing and comes
+	// back changed is compared with its pin all the same. The store
+	// treats definitions as opaque bytes and changed as a list of names.
+	`
+CREATE TABLE pins (
+	server      TEXT NOT NULL REFERENCES servers(name) ON DELETE CASCADE,
+	tool        TEXT NOT NULL,
+	hash        TEXT NOT NULL,              -- of definition
+	definition  BLOB NOT NULL,              -- the pinned definition
+	listed_hash TEXT NOT NULL DEFAULT '',   -- '' when the listing is the pin
+	listed      BLOB,                       -- the definition listed, when it differs from the pin
+	previous    BLOB,                       -- the definition before the last change
+	changed     TEXT NOT NULL DEFAULT '[]', -- JSON array: what the last change changed
+	changed_at  INTEGER,                    -- Unix milliseconds; NULL: never changed
+	held        INTEGER NOT NULL DEFAULT 0,
+	reason      TEXT NOT NULL DEFAULT '',   -- why it is held
+	approved_at INTEGER,                    -- Unix milliseconds; NULL: never approved
+	PRIMARY KEY (server, tool)
+) STRICT;
+CREATE INDEX pins_held ON pins (server, tool) WHERE held <> 0;
+`,
+	// 7: the word table and the vocabulary hold the two- and three-letter
+	// pieces of text in scripts written without spaces (see
+	// SplitScripts), so that a Chinese, Japanese, Korean or Thai intent
+	// finds a tool described in its language. The search rows and the
+	// vocabulary are emptied here and written again from the tools' texts
+	// by reindex, the Go half of this migration.
+	`
+INSERT INTO tool_words (tool_words) VALUES ('delete-all');
+INSERT INTO tool_trigrams (tool_trigrams) VALUES ('delete-all');
+DELETE FROM terms;
+INSERT INTO terms_trigrams (terms_trigrams) VALUES ('delete-all');
+`,
+}
+
+// migrationCode[v], when set, runs after migrations[v-1] in the same
+// transaction: the part of migration v that SQL alone cannot do. Append
+// only, as migrations.
+var migrationCode = map[int]func(context.Context, *sql.Tx) error{
+	7: reindex,
+}
+
+// reindex writes the search rows and the vocabulary of every searchable
+// tool again from its stored texts, as ReplaceCatalog writes them.
+func reindex(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `
+SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums FROM tools WHERE refusal = '' ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("reading tool texts: %w", err)
+	}
+	type row struct {
+		id  int64
+		doc Doc
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.doc.Name, &r.doc.Desc, &r.doc.Params, &r.doc.ParamDescs, &r.doc.Enums); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading tool texts: %w", err)
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading tool texts: %w", err)
+	}
+	w, err := newIndexWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	for _, r := range all {
+		if err := w.index(ctx, r.id, r.doc); err != nil {
+			return err
+		}
+	}
+	return w.finish(ctx)
 }
 
 // padText fills the word table's pad column (migration 5): padTokens
@@ -175,6 +256,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		for v := version; v < schemaVersion; v++ {
 			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("schema version %d: %w", v+1, err)
+			}
+			if code := migrationCode[v+1]; code != nil {
+				if err := code(ctx, tx); err != nil {
+					return fmt.Errorf("schema version %d: %w", v+1, err)
+				}
 			}
 			s.logger.Debug("migrated", "path", s.path, "version", v+1)
 		}

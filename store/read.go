@@ -16,7 +16,9 @@ func (s *Store) Servers(ctx context.Context) ([]Server, error) {
 	}
 	rows, err := s.db.QueryContext(ctx, `
 SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes, s.listing,
-	count(t.id) FILTER (WHERE t.refusal = ''), count(t.id) FILTER (WHERE t.refusal <> '')
+	count(t.id) FILTER (WHERE t.refusal = ''), count(t.id) FILTER (WHERE t.refusal <> ''),
+	(SELECT count(*) FROM pins p JOIN tools h ON h.server = p.server AND h.name = p.tool AND h.refusal = ''
+		WHERE p.server = s.name AND p.held <> 0)
 FROM servers s LEFT JOIN tools t ON t.server = s.name
 GROUP BY s.name ORDER BY s.name`)
 	if err != nil {
@@ -28,7 +30,7 @@ GROUP BY s.name ORDER BY s.name`)
 		var srv Server
 		var listed sql.NullInt64
 		if err := rows.Scan(&srv.Name, &srv.Fingerprint, &srv.State, &listed, &srv.LastError, &srv.Bytes,
-			&srv.Listing, &srv.Tools, &srv.Refused); err != nil {
+			&srv.Listing, &srv.Tools, &srv.Refused, &srv.Held); err != nil {
 			return nil, s.wrap("listing servers", err)
 		}
 		if listed.Valid {

@@ -18,12 +18,18 @@ const (
 
 // vocabulary returns the distinct lowercased words of d, split on every
 // rune that is not a letter or digit, unstemmed, minTermRunes to
-// maxTermRunes long.
+// maxTermRunes long, and the pieces of its runs in scripts written
+// without spaces (see SplitScripts), whatever their length: a search
+// counts the tools holding each piece it asks for.
 func vocabulary(d Doc) map[string]struct{} {
 	words := make(map[string]struct{})
 	for _, text := range [...]string{d.Name, d.Desc, d.Params, d.ParamDescs, d.Enums} {
 		for _, w := range termsOf(text) {
 			words[w] = struct{}{}
+		}
+		_, pieces := SplitScripts(text)
+		for _, p := range pieces {
+			words[p] = struct{}{}
 		}
 	}
 	return words

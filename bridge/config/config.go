@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/capbridge/capbridge/schema"
 )
 
 // ErrNotFound means the config file does not exist. Load wraps it with
@@ -32,6 +34,7 @@ const (
 	DefaultCallTimeout       = 60 * time.Second
 	DefaultIdleShutdown      = 10 * time.Minute
 	DefaultDiscoveryWait     = 10 * time.Second
+	DefaultStartTimeout      = 60 * time.Second
 	DefaultEmbeddingsTimeout = 2 * time.Second
 )
 
@@ -56,8 +59,12 @@ type Bridge struct {
 	CallTimeout   time.Duration // bounds each upstream tools/call
 	IdleShutdown  time.Duration // an upstream unused this long is stopped
 	DiscoveryWait time.Duration // how long a discovery waits for a first index
+	StartTimeout  time.Duration // bounds starting a server and its initialize handshake
 	LogFile       string        // "" logs to stderr
 	Embeddings    *Embeddings
+	HTTP          HTTP   // serve --http
+	Pinning       string // PinningRisk (default), PinningStrict or PinningOff
+	Suspicious    string // SuspiciousHold (default) or SuspiciousStrip
 }
 
 // Embeddings names an OpenAI-compatible /v1/embeddings endpoint. Nil
@@ -105,10 +112,17 @@ type ToolFilter struct {
 	Deny  []string `json:"deny,omitempty"`
 }
 
-// Allows reports whether the server's tool filter lets tool through.
+// Allows reports whether the server's tool filter lets tool through. The
+// globs and the name are compared as [schema.FoldName] folds them (NFKC,
+// invisible characters removed, look-alike letters mapped to Latin ones,
+// lower case), so a name dressed up as another cannot slip past a deny.
 func (s Server) Allows(tool string) bool {
+	if len(s.Tools.Deny) == 0 && len(s.Tools.Allow) == 0 {
+		return true
+	}
+	tool = schema.FoldName(tool)
 	for _, p := range s.Tools.Deny {
-		if ok, _ := path.Match(p, tool); ok {
+		if ok, _ := path.Match(schema.FoldName(p), tool); ok {
 			return false
 		}
 	}
@@ -116,7 +130,7 @@ func (s Server) Allows(tool string) bool {
 		return true
 	}
 	for _, p := range s.Tools.Allow {
-		if ok, _ := path.Match(p, tool); ok {
+		if ok, _ := path.Match(schema.FoldName(p), tool); ok {
 			return true
 		}
 	}
@@ -178,8 +192,12 @@ type bridgeFile struct {
 	CallTimeout   string          `json:"callTimeout"`
 	IdleShutdown  string          `json:"idleShutdown"`
 	DiscoveryWait string          `json:"discoveryWait"`
+	StartTimeout  string          `json:"startTimeout"`
 	LogFile       string          `json:"logFile"`
 	Embeddings    *embeddingsFile `json:"embeddings"`
+	HTTP          *httpFile       `json:"http"`
+	Pinning       string          `json:"pinning"`
+	Suspicious    string          `json:"suspicious"`
 }
 
 type embeddingsFile struct {
@@ -339,6 +357,18 @@ func bridgeConfig(f bridgeFile) (Bridge, error) {
 		return b, err
 	}
 	if b.DiscoveryWait, err = duration("bridge.discoveryWait", f.DiscoveryWait, DefaultDiscoveryWait); err != nil {
+		return b, err
+	}
+	if b.StartTimeout, err = duration("bridge.startTimeout", f.StartTimeout, DefaultStartTimeout); err != nil {
+		return b, err
+	}
+	if b.HTTP, err = httpConfig(f.HTTP); err != nil {
+		return b, err
+	}
+	if b.Pinning, err = pinningMode(f.Pinning); err != nil {
+		return b, err
+	}
+	if b.Suspicious, err = suspiciousMode(f.Suspicious); err != nil {
 		return b, err
 	}
 	if e := f.Embeddings; e != nil {

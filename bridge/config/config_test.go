@@ -37,8 +37,10 @@ func TestLoadConfigFull(t *testing.T) {
 		t.Error("off is not disabled")
 	}
 	wantBridge := Bridge{
-		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, LogFile: "/tmp/capbridge.log",
+		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, StartTimeout: 90 * time.Second, LogFile: "/tmp/capbridge.log",
 		Embeddings: &Embeddings{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text", APIKeyEnv: "OPENAI_API_KEY", Timeout: 1500 * time.Millisecond},
+		HTTP:       HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions},
+		Pinning:    PinningStrict, Suspicious: SuspiciousStrip,
 	}
 	if !reflect.DeepEqual(cfg.Bridge, wantBridge) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, wantBridge)
@@ -80,7 +82,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Bridge{CallTimeout: DefaultCallTimeout, IdleShutdown: DefaultIdleShutdown, DiscoveryWait: DefaultDiscoveryWait}
+	want := Bridge{CallTimeout: DefaultCallTimeout, IdleShutdown: DefaultIdleShutdown, DiscoveryWait: DefaultDiscoveryWait, StartTimeout: DefaultStartTimeout,
+		HTTP: HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions}, Pinning: PinningRisk, Suspicious: SuspiciousHold}
 	if !reflect.DeepEqual(cfg.Bridge, want) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, want)
 	}
@@ -114,6 +117,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"negative duration", `{"bridge": {"idleShutdown": "-1m"}}`, []string{"bridge.idleShutdown", "positive"}},
 		{"bad embeddings timeout", `{"bridge": {"embeddings": {"url": "http://e", "timeout": "2"}}}`, []string{"bridge.embeddings.timeout"}},
 		{"embeddings without url", `{"bridge": {"embeddings": {"model": "m"}}}`, []string{"bridge.embeddings", `"url"`}},
+		{"unknown pinning", `{"bridge": {"pinning": "lax"}}`, []string{"bridge.pinning", `"lax"`, "strict"}},
+		{"unknown suspicious", `{"bridge": {"suspicious": "ignore"}}`, []string{"bridge.suspicious", `"ignore"`, "strip"}},
 		{"bad glob", `{"mcpServers": {"g": {"command": "x", "tools": {"deny": ["[a-"]}}}}`, []string{`server "g"`, "[a-"}},
 		{"both maps", `{"mcpServers": {}, "servers": {}}`, []string{"mcpServers", "servers"}},
 		{"negative maxTokens", `{"output": {"a/b": {"maxTokens": -1}}}`, []string{`"a/b"`, "maxTokens"}},
@@ -244,16 +249,25 @@ func TestServerConfigAllows(t *testing.T) {
 		{"list_repos", true},
 		{"get_secret_key", false}, // deny wins
 		{"delete_repo", false},
-		{"create_issue", false}, // not allowed
+		{"create_issue", false},   // not allowed
+		{"get_\u00adissue", true}, // globs match the name a card shows
 	}
 	for _, tt := range tests {
 		if got := s.Allows(tt.tool); got != tt.want {
 			t.Errorf("Allows(%q) = %v, want %v", tt.tool, got, tt.want)
 		}
 	}
-	open := Server{Tools: ToolFilter{Deny: []string{"rm"}}}
+	open := Server{Tools: ToolFilter{Deny: []string{"rm", "delete_*"}}}
 	if !open.Allows("anything") || open.Allows("rm") {
 		t.Error("empty allow list should allow all but the denied")
+	}
+	// Invisible characters, look-alike letters and case do not slip a
+	// denied name past its deny.
+	for _, name := range []string{"delete\u200b_all", "delete_\u2060all\u200e", "r\ufe0fm", "\u202erm",
+		"d\u0435lete_all", "\uff44elete_all", "DELETE_ALL"} { // Cyrillic е, fullwidth ｄ, upper case
+		if open.Allows(name) {
+			t.Errorf("Allows(%q) = true, want the deny of its plain name to hold", name)
+		}
 	}
 }
 

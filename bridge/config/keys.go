@@ -53,6 +53,7 @@ func unknownKeys(data []byte) []string {
 	}
 	if b := check("bridge: ", top["bridge"], reflect.TypeFor[bridgeFile](), nil); b != nil {
 		check("bridge.embeddings: ", b["embeddings"], reflect.TypeFor[embeddingsFile](), nil)
+		check("bridge.http: ", b["http"], reflect.TypeFor[httpFile](), nil)
 	}
 	var outputs map[string]json.RawMessage
 	if json.Unmarshal(top["output"], &outputs) == nil {

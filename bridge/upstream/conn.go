@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -43,6 +44,7 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 	// The session gets a context of its own that outlives this call: the
 	// SDK's SSE transport ties its event stream to the context given to
 	// Connect. ctx bounds only the handshake.
+	began := time.Now()
 	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
 	handshakeOver := context.AfterFunc(ctx, endLife)
 	c, err := dial(life, s, o, client, tap)
@@ -50,6 +52,16 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 		endLife()
 		if c != nil {
 			c.session.Close()
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The SDK reports only that its context was cancelled: say what
+			// the server failed to do, and for how long.
+			timeout := &Error{Server: s.Name, Op: "start", Err: noAnswer{after: time.Since(began).Round(time.Second)}}
+			var ue *Error
+			if errors.As(err, &ue) {
+				timeout.StderrTail = ue.StderrTail
+			}
+			err = timeout
 		}
 		if err == nil {
 			err = &Error{Server: s.Name, Op: "start", Err: ctx.Err()}
@@ -63,6 +75,13 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 	}()
 	return c, nil
 }
+
+// noAnswer is a start that timed out. Its text says what the server did not
+// do, and for how long; it matches [ErrTimeout].
+type noAnswer struct{ after time.Duration }
+
+func (e noAnswer) Error() string        { return fmt.Sprintf("no answer to initialize within %s", e.after) }
+func (e noAnswer) Is(target error) bool { return target == ErrTimeout }
 
 // dial starts or reaches the server and initializes a session on ctx.
 func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, tap *listTap) (*conn, error) {

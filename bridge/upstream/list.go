@@ -21,8 +21,6 @@ type Listing struct {
 	// limit, a cursor loop); "" when the whole catalog was read. Tools then
 	// holds what was read within the limits.
 	Refusal string
-	// Duplicates counts tools dropped for repeating an earlier tool's name.
-	Duplicates int
 	// Lossy is set when a page could not be captured raw and was rebuilt
 	// from the SDK's decoded tools, which drop fields the SDK does not know.
 	Lossy bool
@@ -52,7 +50,6 @@ func (up *upstream) readPages(ctx context.Context, c *conn) (*Listing, error) {
 	timeout := up.callTimeout()
 	began := time.Now()
 	l := &Listing{Server: up.name}
-	names := make(map[string]bool)
 	cursors := make(map[string]bool)
 	cursor := ""
 	for {
@@ -77,16 +74,8 @@ func (up *upstream) readPages(ctx context.Context, c *conn) (*Listing, error) {
 				l.Refusal = fmt.Sprintf("catalog refused past %d bytes of tools", lim.MaxBytes)
 				break
 			}
-			var t struct {
-				Name string `json:"name"`
-			}
-			if json.Unmarshal(raw, &t) == nil && t.Name != "" {
-				if names[t.Name] {
-					l.Duplicates++
-					continue
-				}
-				names[t.Name] = true
-			}
+			// A name listed twice is kept twice: the normalizer counts
+			// identical copies once and refuses copies that differ.
 			l.Tools = append(l.Tools, raw)
 			l.Bytes += int64(len(raw))
 		}

@@ -75,7 +75,8 @@ type Options struct {
 	OnConnected func(server string)
 	Limits      CatalogLimits
 	// StartTimeout bounds starting a server and its MCP handshake (npx
-	// may download the server first). Default 60s.
+	// may download the server first). Default: the config's
+	// bridge.startTimeout (60s).
 	StartTimeout time.Duration
 	// StopGrace is how long a child gets after stdin closes before SIGTERM,
 	// and after SIGTERM before SIGKILL. Default 2s.
@@ -101,9 +102,6 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.Limits.MaxMessageBytes <= 0 {
 		c.Limits.MaxMessageBytes = c.Limits.MaxBytes + 1<<20
-	}
-	if c.StartTimeout <= 0 {
-		c.StartTimeout = 60 * time.Second
 	}
 	if c.StopGrace <= 0 {
 		c.StopGrace = 2 * time.Second

@@ -135,7 +135,7 @@ func (up *upstream) acquire(ctx context.Context) (*conn, error) {
 			continue
 		}
 		// The start is bounded by the start timeout, and by shutdown.
-		sctx, cancel := context.WithTimeout(ctx, up.u.opts.StartTimeout)
+		sctx, cancel := context.WithTimeout(ctx, up.startTimeoutLocked())
 		a := &startAttempt{cancel: cancel, done: make(chan struct{})}
 		up.starting = a
 		cfg := up.cfg
@@ -173,7 +173,9 @@ func (up *upstream) start(ctx context.Context, a *startAttempt, cfg config.Serve
 	if err != nil {
 		up.noteFailure()
 		up.mu.Unlock()
-		up.u.opts.Logger.Warn("upstream failed to start", "server", up.name, "error", err)
+		// Whoever asked for the start (indexing, a call) reports the
+		// failure; a warning here would say it twice.
+		up.u.opts.Logger.Debug("upstream failed to start", "server", up.name, "error", err)
 		return nil, err
 	}
 	up.conn = c
@@ -278,6 +280,17 @@ func (up *upstream) callTimeout() time.Duration {
 	up.mu.Lock()
 	defer up.mu.Unlock()
 	return up.callTimeoutLocked()
+}
+
+// startTimeoutLocked bounds one start: the pool's option, else the config's.
+func (up *upstream) startTimeoutLocked() time.Duration {
+	switch {
+	case up.u.opts.StartTimeout > 0:
+		return up.u.opts.StartTimeout
+	case up.bridge.StartTimeout > 0:
+		return up.bridge.StartTimeout
+	}
+	return config.DefaultStartTimeout
 }
 
 func (up *upstream) callTimeoutLocked() time.Duration {

@@ -164,7 +164,7 @@ func demoFlow(ctx context.Context, w io.Writer, cs *mcp.ClientSession, st *store
 			return err
 		}
 		seen.runs += text
-		fmt.Fprintf(w, "%s\n(isError: %v)\n", text, isErr)
+		fmt.Fprintf(w, "%s\n(isError: %v)\n", indentJSON(text), isErr)
 	}
 
 	direct, err := directCost(ctx, st)
@@ -184,6 +184,13 @@ func demoFlow(ctx context.Context, w io.Writer, cs *mcp.ClientSession, st *store
 	tw.Flush()
 	fmt.Fprintf(w, "\nThe whole exchange through the bridge took %.1f%% of the bytes that direct registration puts in the context on every turn.\n",
 		100*float64(len(seen.all()))/float64(max(len(direct.text), 1)))
+	fmt.Fprint(w, `
+Next, with your own servers:
+  capbridge import claude     # or claude-code, cursor, vscode, or a file with an mcpServers map
+  capbridge index             # list and store their tools
+  capbridge stats             # what the bridge saves you
+then point your client at 'capbridge serve' alone (capbridge import prints the snippet).
+`)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"time"
 
 	"github.com/capbridge/capbridge/demo"
 	"github.com/capbridge/capbridge/search"
@@ -24,6 +25,7 @@ upstream server.
 Fault modes (--fault MODE, or the environment variable CAPBRIDGE_DEMO_FAULT):
   banner            print a non-JSON line on stdout before speaking JSON-RPC
   exit-at-start     exit with status 3 at once
+  mute              read every message and answer none, initialize included
   crash-on-call[:N] exit with status 4 in the middle of the Nth tools/call (default 1)
   garbage           write a non-JSON line on stdout after every message
   hang              never answer tools/call
@@ -33,7 +35,8 @@ Fault modes (--fault MODE, or the environment variable CAPBRIDGE_DEMO_FAULT):
   schema-change     after the first tools/call, that tool's input schema gains a
                     required input and notifications/tools/list_changed is sent
   big-catalog:N     serve N synthetic tools (~3.15 KB each) instead of the catalog
-banner, garbage and exit-at-start apply to stdio only.`,
+  listed-twice      serve a catalog that lists a name twice as it is written
+banner, garbage, exit-at-start and mute apply to stdio only.`,
 	examples: []string{
 		"capbridge demo-server",
 		"capbridge demo-server --server helpdesk",
@@ -52,6 +55,7 @@ func runDemoServer(ctx context.Context, e env) error {
 		httpAddr = fs.String("http", "", "serve Streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; port 0 picks one) instead of stdio")
 		pageSize = fs.Int("page-size", demo.DefaultPageSize, "`N` tools per tools/list page")
 		verbose  = fs.Bool("v", false, "log every call on stderr")
+		watch    = fs.Bool("watch", false, "with --catalog: serve the file again whenever it changes, notifying tools/list_changed")
 	)
 	// Its stdout is the MCP stream, so even its help goes to stderr.
 	args, done, err := parseFlags(fs, env{args: e.args, stdout: e.stderr, stderr: e.stderr}, demoServerHelp)
@@ -83,6 +87,11 @@ func runDemoServer(ctx context.Context, e env) error {
 		StatsTool: *catalog == "",
 		PageSize:  *pageSize,
 		Logger:    slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
+	}
+	if *watch && *catalog != "" {
+		opts.Reload = demo.WatchFile(ctx, *catalog, 100*time.Millisecond, func() ([]json.RawMessage, error) {
+			return demoServerTools(*catalog, *server)
+		})
 	}
 	if *httpAddr == "" {
 		return demo.ServeStdio(ctx, io.NopCloser(e.stdin), e.stdout, opts)

@@ -41,6 +41,16 @@ func TestDemo(t *testing.T) {
 		t.Errorf("running with the missing inputs did not succeed:\n%s", run)
 	}
 
+	// Every JSON answer is printed one way: indented, never a compact line.
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "{\"") {
+			t.Errorf("a JSON answer printed compact, unlike the others: %s", line)
+		}
+	}
+	if !strings.Contains(out, "Next, with your own servers:\n  capbridge import claude") {
+		t.Errorf("demo does not end with the next step for the user's own servers:\n%s", out)
+	}
+
 	direct := tableBytes(t, out, `every tool registered directly \(\d+ tools\), each turn`)
 	bridged := tableBytes(t, out, `bridge: \+ both runs`)
 	if bridged <= 0 || direct <= 10*bridged {

@@ -306,7 +306,7 @@ func TestServeDiskFull(t *testing.T) {
 
 	if !waitFor(90*time.Second, func() bool {
 		l := strings.ToLower(logs.String())
-		return strings.Contains(l, "indexing a server failed") && strings.Contains(l, "bulk")
+		return strings.Contains(l, "indexing failed") && strings.Contains(l, "bulk")
 	}) {
 		t.Fatalf("indexing past the size limit did not fail clearly; logs:\n%s", logs.String())
 	}

@@ -42,18 +42,26 @@ func TestServeToolsListBytes(t *testing.T) {
 // aliases) through the whole flow: serve indexes it in the background,
 // discovery finds it, a run without params answers needs_input, and a run
 // with every missing value reaches the demo server under the exact provider
-// names, which its echo shows.
+// names, which its echo shows. Its descriptions carry an injection lure, so
+// it is held on first sight, and its card, once approved, has no trace of
+// the lure.
 func TestStressToolEndToEnd(t *testing.T) {
 	cfg := writeConfig(t, map[string]serverEntry{"stress": demoUpstream("--catalog", stressCatalog(t), "--server", "stress")}, nil)
-	cs := startServe(t, cfg, filepath.Join(t.TempDir(), "catalog.db"))
+	db := filepath.Join(t.TempDir(), "catalog.db")
+	cs := startServe(t, cfg, db)
 
+	res, ans := callBridge(t, cs, "discover_capability", map[string]any{"intent": "upsert a stress test record"})
+	if ans["held"] != 1.0 || len(ans["matches"].([]any)) != 0 || strings.Contains(resultText(res), "Ignore all") {
+		t.Fatalf("discovery of the lured stress tool: %s, want it held and nothing of it shown", resultText(res))
+	}
+	runCapbridge(t, "approve", "--db", db, "stress/upsert_stress_record")
 	card := discoverAction(t, cs, "upsert a stress test record", "stress", "upsert_stress_record")
 	id := card["actionId"].(string)
 	if strings.Contains(resultTextOf(card), "Ignore all previous instructions") {
 		t.Fatalf("the card carries the provider's injection lure: %v", card)
 	}
 
-	res, ans := callBridge(t, cs, "run_capability", map[string]any{"actionId": id})
+	res, ans = callBridge(t, cs, "run_capability", map[string]any{"actionId": id})
 	if !res.IsError || ans["status"] != "needs_input" {
 		t.Fatalf("run without params: %s, want needs_input", resultText(res))
 	}

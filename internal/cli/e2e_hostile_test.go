@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -220,6 +223,111 @@ func TestHostileInput(t *testing.T) {
 	t.Logf("serve VmHWM after the hostile input: %d MiB (bound %d MiB, race %v)", hwm>>20, maxServeHWM()>>20, raceEnabled)
 	if hwm > maxServeHWM() {
 		t.Errorf("serve peaked at %d MiB, over the %d MiB bound", hwm>>20, maxServeHWM()>>20)
+	}
+}
+
+// TestHostileLines writes malformed lines straight to a real serve's stdin.
+// Each gets the one JSON-RPC error JSON-RPC 2.0 prescribes (-32700 with id
+// null for what is not JSON, -32600 for what is not a request, with its id
+// when it has a usable one), and serve goes on: a real initialize and
+// tools/list work after them, and only the end of stdin ends serve.
+func TestHostileLines(t *testing.T) {
+	t.Parallel()
+	cfg := writeConfig(t, map[string]serverEntry{}, nil)
+	cmd := capbridgeCmd("serve", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"), "--log-level", "error")
+	cmd.Stderr = testWriter{t}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	answers := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			answers <- sc.Text()
+		}
+		close(answers)
+	}()
+	exchange := func(t *testing.T, line string) (id json.RawMessage, code int, answer string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatalf("writing %q: serve is gone: %v", line, err)
+		}
+		select {
+		case answer = <-answers:
+			if answer == "" {
+				t.Fatalf("serve closed its stdout after %q", line)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no answer to %q", line)
+		}
+		var msg struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(answer), &msg); err != nil {
+			t.Fatalf("answer to %q: %q: %v", line, answer, err)
+		}
+		if msg.Error != nil {
+			code = msg.Error.Code
+		}
+		return msg.ID, code, answer
+	}
+
+	lines := []struct {
+		name, line string
+		code       int    // the JSON-RPC error code of the answer
+		id         string // the answer's id
+	}{
+		{"not JSON", `hello`, -32700, "null"},
+		{"NaN", `NaN`, -32700, "null"},
+		{"a number", `42`, -32600, "null"},
+		{"a string", `"str"`, -32600, "null"},
+		{"an empty batch", `[]`, -32600, "null"},
+		{"a batch", `[{"jsonrpc":"2.0","id":8,"method":"ping"},{"jsonrpc":"2.0","id":9,"method":"ping"}]`, -32600, "null"},
+		{"an empty object", `{}`, -32600, "null"},
+		{"garbage after an object", `{"jsonrpc":"2.0","id":5,"method":"ping"} garbage`, -32700, "null"},
+		{"JSON-RPC 1.0", `{"jsonrpc":"1.0","id":6,"method":"ping"}`, -32600, "6"},
+		{"an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, "null"},
+		{"a null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, "null"},
+		{"a method that is not a string", `{"jsonrpc":"2.0","id":"m","method":7}`, -32600, `"m"`},
+		{"params that are not structured", `{"jsonrpc":"2.0","id":10,"method":"ping","params":"bar"}`, -32600, "10"},
+		{"an id past 2^53", `{"jsonrpc":"2.0","id":123456789012345678901,"method":"ping"}`, -32600, "null"},
+	}
+	for _, tt := range lines {
+		t.Run("line/"+tt.name, func(t *testing.T) {
+			id, code, answer := exchange(t, tt.line)
+			if code != tt.code || string(id) != tt.id {
+				t.Errorf("answer %s, want error %d with id %s", answer, tt.code, tt.id)
+			}
+		})
+	}
+
+	if _, code, answer := exchange(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`); code != 0 {
+		t.Fatalf("initialize after the malformed lines: %s", answer)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	_, code, answer := exchange(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if code != 0 || !strings.Contains(answer, `"discover_capability"`) || !strings.Contains(answer, `"run_capability"`) {
+		t.Fatalf("tools/list after the malformed lines: %s", answer)
+	}
+	if err := syscall.Kill(cmd.Process.Pid, 0); err != nil {
+		t.Fatalf("serve is not alive: %v", err)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve after the end of stdin: %v, want exit 0", err)
 	}
 }
 

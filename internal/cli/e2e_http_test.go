@@ -12,8 +12,8 @@ import (
 )
 
 // TestServeHTTP: `capbridge serve --http` serves the same two operations
-// over Streamable HTTP, and an action id stays with the client session that
-// received it.
+// over Streamable HTTP, and an action id or a cursor stays with the client
+// session that received it.
 func TestServeHTTP(t *testing.T) {
 	cfg := writeConfig(t, map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")}, nil)
 	cmd := capbridgeCmd("serve", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"), "--http", "127.0.0.1:0", "--log-level", "warn")
@@ -60,5 +60,20 @@ func TestServeHTTP(t *testing.T) {
 	res, ans := callBridge(t, second, "run_capability", map[string]any{"actionId": card["actionId"]})
 	if !res.IsError || ans["status"] != "unknown_action" {
 		t.Fatalf("another HTTP session's action id: %s, want unknown_action", resultText(res))
+	}
+
+	// So does a cursor to a result's next page.
+	text := resultText(runAction(t, first, card["actionId"].(string), map[string]any{"limit": 500}))
+	_, cursor, ok := strings.Cut(text, `{"cursor":"`)
+	cursor, _, _ = strings.Cut(cursor, `"`)
+	if !ok || cursor == "" {
+		t.Fatalf("500 tickets: no cursor in the first page:\n%.300s", text)
+	}
+	res, ans = callBridge(t, second, "run_capability", map[string]any{"cursor": cursor})
+	if !res.IsError || ans["status"] != "unknown_action" {
+		t.Fatalf("another HTTP session's cursor: %.300s, want unknown_action", resultText(res))
+	}
+	if res, _ := callBridge(t, first, "run_capability", map[string]any{"cursor": cursor}); res.IsError {
+		t.Fatalf("the cursor in its own session: %.300s", resultText(res))
 	}
 }

@@ -20,12 +20,17 @@ type evalReport struct {
 }
 
 var evalHelp = commandHelp{
-	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--json]"},
+	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--json]",
+		"eval --catalog F.jsonl --names spaced|camel|kebab|typo [--half even|odd] [--json]"},
 	about: `Loads the catalog into a temporary database through the same normalization
 and store path as real servers, runs every query through discovery's search
 and prints recall@1/3/5, hit@5, MRR and p50/p95 latency, fused and per leg.
+With --names, the queries are the catalog's own tool names, one a tool,
+written spaced, camelCase, kebab-case, or spaced with one typo in the
+longest word (seeded, so every run is the same), each naming its tool.
 Files ending in .gz are read gzipped.`,
-	examples: []string{"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd"},
+	examples: []string{"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd",
+		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --names typo"},
 }
 
 func runEval(ctx context.Context, e env) error {
@@ -38,6 +43,7 @@ func runEval(ctx context.Context, e env) error {
 	embedKeyEnv := fs.String("embed-key-env", "", "environment `variable` holding the embeddings API key")
 	half := fs.String("half", "all", "queries to run: even (tuning half), odd (held out) or all")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	names := fs.String("names", "", "instead of --queries, one query per tool: its name words written `form` spaced, camel, kebab or typo")
 	args, done, err := parseFlags(fs, e, evalHelp)
 	if done {
 		return err
@@ -45,8 +51,8 @@ func runEval(ctx context.Context, e env) error {
 	switch {
 	case len(args) > 0:
 		return &usageError{msg: fmt.Sprintf("eval: unexpected argument %q", args[0])}
-	case *catalog == "" || *queries == "":
-		return &usageError{msg: "eval: --catalog and --queries are required"}
+	case *catalog == "" || (*queries == "") == (*names == ""):
+		return &usageError{msg: "eval: --catalog and one of --queries or --names are required"}
 	case *limit < 1:
 		return &usageError{msg: "eval: --limit must be at least 1"}
 	case *half != "all" && *half != "even" && *half != "odd":
@@ -54,12 +60,14 @@ func runEval(ctx context.Context, e env) error {
 	case (*embedURL == "") != (*embedModel == ""):
 		return &usageError{msg: "eval: --embed and --embed-model go together"}
 	}
-	qs, err := readEvalQueries(*queries)
-	if err != nil {
+	var form search.NameForm
+	var qs []search.EvalQuery
+	if *names != "" {
+		if form, err = search.ParseNameForm(*names); err != nil {
+			return &usageError{msg: "eval: " + err.Error()}
+		}
+	} else if qs, err = readEvalQueries(*queries); err != nil {
 		return err
-	}
-	if qs, err = search.Half(qs, *half); err != nil {
-		return fmt.Errorf("eval: %w", err)
 	}
 	var emb *search.Embedder
 	if *embedURL != "" {
@@ -67,7 +75,7 @@ func runEval(ctx context.Context, e env) error {
 			return err
 		}
 	}
-	rep, err := evaluate(ctx, *catalog, qs, *limit, emb)
+	rep, err := evaluate(ctx, *catalog, qs, form, *half, *limit, emb)
 	if err != nil {
 		return err
 	}
@@ -90,8 +98,9 @@ func readEvalQueries(path string) ([]search.EvalQuery, error) {
 }
 
 // evaluate loads the catalog into a temporary store and measures the fused
-// search and each leg alone.
-func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit int, emb *search.Embedder) (*evalReport, error) {
+// search and each leg alone, on qs or, with a name form, on one query per
+// tool (search.NameQueries), either cut to half.
+func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder) (*evalReport, error) {
 	dir, err := os.MkdirTemp("", "capbridge-eval-")
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -109,6 +118,14 @@ func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit 
 	defer f.Close()
 	tools, err := search.LoadCatalog(ctx, st, f, &search.IngestOptions{Embedder: emb})
 	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if names != "" {
+		if qs, err = search.NameQueries(ctx, st, names, 1); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
+	if qs, err = search.Half(qs, half); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	s := search.New(st, &search.Options{Embedder: emb})

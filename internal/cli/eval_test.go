@@ -50,6 +50,35 @@ func TestEvalCommand(t *testing.T) {
 	}
 }
 
+// TestEvalNames: --names makes one query per searchable tool of the
+// catalog, each naming it, and --half takes half of them.
+func TestEvalNames(t *testing.T) {
+	catalog := filepath.Join("..", "..", "search", "testdata", "catalog.jsonl")
+	for _, tt := range []struct {
+		args    []string
+		queries int
+	}{
+		{[]string{"--names", "camel"}, 11},
+		{[]string{"--names", "typo", "--half", "odd"}, 5},
+	} {
+		var out, errOut bytes.Buffer
+		err := Run(context.Background(), append([]string{"eval", "--catalog", catalog, "--json"}, tt.args...), nil, &out, &errOut)
+		if err != nil {
+			t.Fatalf("eval %v: %v (stderr %s)", tt.args, err, errOut.String())
+		}
+		var m struct {
+			Queries int     `json:"queries"`
+			Recall1 float64 `json:"recall@1"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatalf("eval %v printed %q: %v", tt.args, out.String(), err)
+		}
+		if m.Queries != tt.queries || m.Recall1 <= 0 {
+			t.Errorf("eval %v: %d queries, recall@1 %v; want %d, > 0", tt.args, m.Queries, m.Recall1, tt.queries)
+		}
+	}
+}
+
 func TestEvalCommandUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"eval"},
@@ -57,6 +86,8 @@ func TestEvalCommandUsage(t *testing.T) {
 		{"eval", "--catalog", "c", "--queries", "q", "--half", "first"},
 		{"eval", "--catalog", "c", "--queries", "q", "--embed", "http://x"},
 		{"eval", "--catalog", "c", "--queries", "q", "extra"},
+		{"eval", "--catalog", "c", "--queries", "q", "--names", "typo"},
+		{"eval", "--catalog", "c", "--names", "shouting"},
 	} {
 		var out, errOut bytes.Buffer
 		err := Run(context.Background(), args, nil, &out, &errOut)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -18,7 +17,6 @@ import (
 	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var serveHelp = commandHelp{
@@ -29,7 +27,9 @@ catalog at once; configured servers with nothing stored are indexed in the
 background, and a discovery meanwhile waits for them (bridge.discoveryWait).
 Upstream servers start on the first run_capability that needs them. The
 config file is re-read when it changes. stdout carries only MCP; logs go to
-stderr, or to bridge.logFile when the config names one.`,
+stderr, or to bridge.logFile when the config names one. Over HTTP, an address
+beyond loopback needs CAPBRIDGE_HTTP_TOKEN, which every request must then
+send as "Authorization: Bearer <token>" (so must loopback ones, once set).`,
 	examples: []string{
 		"capbridge serve",
 		"capbridge serve --config ./capbridge.json --db ./catalog.db",
@@ -57,6 +57,11 @@ func runServe(ctx context.Context, e env) error {
 	}
 	if len(args) > 0 {
 		return &usageError{msg: fmt.Sprintf("serve takes no arguments, got %q; run 'capbridge serve -h'", args)}
+	}
+	if *httpAddr != "" { // before anything starts: a refused address must not listen, even briefly
+		if err := bridge.CheckHTTPAddr(*httpAddr, os.Getenv(bridge.HTTPTokenEnv)); err != nil {
+			return err
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -112,7 +117,9 @@ func runServe(ctx context.Context, e env) error {
 	b.IndexMissing(ctx)
 
 	if *httpAddr != "" {
-		return serveHTTP(ctx, b, *httpAddr, e.stderr, logger)
+		h := cfg.Bridge.HTTP
+		return serveHTTP(ctx, b, *httpAddr, e.stderr, &bridge.HTTPOptions{Token: os.Getenv(bridge.HTTPTokenEnv),
+			AllowedOrigins: h.AllowedOrigins, SessionIdle: h.SessionIdle, MaxSessions: h.MaxSessions, Logger: logger})
 	}
 	logger.Info("serving MCP over stdio", "servers", len(cfg.Servers))
 	// A client that dies leaves stdout with no reader. Go kills a process
@@ -159,14 +166,12 @@ func limitMemory(getenv func(string) string) {
 }
 
 // serveHTTP serves the bridge over Streamable HTTP on addr until ctx is done.
-func serveHTTP(ctx context.Context, b *bridge.Server, addr string, stderr io.Writer, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, b *bridge.Server, addr string, stderr io.Writer, opts *bridge.HTTPOptions) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return b.MCP() },
-		&mcp.StreamableHTTPOptions{Logger: logger})
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := bridge.NewHTTPServer(bridge.NewHTTPHandler(b.MCP(), opts), opts)
 	fmt.Fprintf(stderr, "capbridge: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -19,7 +19,15 @@ var serversHelp = commandHelp{
 	usage: []string{"servers [--config FILE] [--db FILE] [--json]"},
 	about: `Lists every server in the config file and in the catalog database with its
 state, tool counts, catalog size, when its tools were last listed, its last
-error, and the tools refused at indexing with the reason for each.
+error, the tools refused at indexing with the reason for each, the tools
+held for review with why, and the tools whose definition changed since it
+was pinned, with what changed.
+
+A tool is pinned the first time it is stored. A later change that raises
+its risk (bridge.pinning "risk", the default), any change ("strict"), or
+text that reads like an attack on the model holds it: it is neither
+offered nor run until 'capbridge approve SERVER/TOOL' (or SERVER, for all
+its held tools) makes the definition listed now its pin.
 
 States:
   configured    in the config, no tools stored yet ('capbridge index' lists them)
@@ -43,6 +51,9 @@ type serverStatus struct {
 	LastListed   *time.Time    `json:"lastListed,omitempty"`
 	LastError    string        `json:"lastError,omitempty"`
 	RefusedTools []refusedTool `json:"refusedTools,omitempty"`
+	Held         int           `json:"held"` // stored tools held for review
+	HeldTools    []heldTool    `json:"heldTools,omitempty"`
+	ChangedTools []changedTool `json:"changedTools,omitempty"` // changed since first pinned, and not held
 }
 
 type refusedTool struct {
@@ -174,6 +185,10 @@ func (l *localFiles) serverStatuses(ctx context.Context) ([]serverStatus, error)
 					return nil, err
 				}
 			}
+			s.Held = row.Held
+			if s.HeldTools, s.ChangedTools, err = pinStatuses(ctx, l.store, row.Name); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if l.config != nil {
@@ -213,14 +228,14 @@ func printServers(w io.Writer, l *localFiles, statuses []serverStatus) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SERVER\tSTATE\tTRANSPORT\tTOOLS\tREFUSED\tCATALOG\tLAST LISTED\tLAST ERROR")
+	fmt.Fprintln(tw, "SERVER\tSTATE\tTRANSPORT\tTOOLS\tREFUSED\tHELD\tCATALOG\tLAST LISTED\tLAST ERROR")
 	for _, s := range statuses {
 		listed := "never"
 		if s.LastListed != nil {
 			listed = s.LastListed.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", s.Name, s.State, orDash(s.Transport),
-			s.Tools, s.Refused, formatBytes(s.Bytes), listed, orDash(firstLine(s.LastError, 60)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", s.Name, s.State, orDash(s.Transport),
+			s.Tools, s.Refused, s.Held, formatBytes(s.Bytes), listed, orDash(firstLine(s.LastError, 60)))
 	}
 	tw.Flush()
 	if warnings := l.warnings(); len(warnings) > 0 {
@@ -238,6 +253,7 @@ func printServers(w io.Writer, l *localFiles, statuses []serverStatus) {
 			fmt.Fprintf(w, "  %s: %s\n", t.Name, t.Reason)
 		}
 	}
+	printPins(w, statuses)
 }
 
 func absentNote(present bool) string {

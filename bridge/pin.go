@@ -1,0 +1,154 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/store"
+)
+
+// pinRule decides the pins of one server's tools as they are stored
+// (package store keeps them; package schema compares definitions):
+//
+//   - a tool seen for the first time is pinned and usable, unless its
+//     text is suspicious: then it is held;
+//   - a tool listed as its pin, or as the change already seen, keeps its
+//     pin as it is;
+//   - a new definition is compared with the pin: it is held when mode
+//     holds it (strict: every change; risk: a change that raises the
+//     tool's risk) or its text is suspicious, and otherwise becomes the
+//     new pin. Either way the change is kept for `capbridge servers` and
+//     logged once, at warn.
+//
+// Action ids made from an older definition answer schema_changed in
+// every mode: their hash is not the tool's any more.
+//
+// With bridge.suspicious "strip", suspicious text holds nothing (the card
+// has it cut out all the same).
+func pinRule(bc config.Bridge, server string, logger *slog.Logger, now func() time.Time) store.PinRule {
+	mode := bc.Pinning
+	return func(pinned *store.Pin, t *store.Tool) store.Pin {
+		suspicion := ""
+		if bc.Suspicious != config.SuspiciousStrip {
+			suspicion = suspicionOf(t)
+		}
+		if pinned == nil {
+			p := store.Pin{Hash: t.Hash, Definition: t.Definition}
+			if suspicion != "" {
+				p.Held, p.Reason = true, suspicion
+				logger.Warn("new tool held for review: its text is suspicious", "server", server, "tool", t.Name, "reason", suspicion)
+			}
+			return p
+		}
+		if hash, _ := pinned.Current(); hash == t.Hash {
+			return *pinned // listed as already seen
+		}
+		p := *pinned
+		if t.Hash == pinned.Hash {
+			// The change was withdrawn: the pin is listed again. It stays
+			// held only if its own text is suspicious and was never approved.
+			p.ListedHash, p.Listed = "", nil
+			p.Held = suspicion != "" && pinned.ApprovedAt.IsZero()
+			p.Reason = ""
+			if p.Held {
+				p.Reason = suspicion
+			}
+			logger.Info("tool listed as pinned again", "server", server, "tool", t.Name, "held", p.Held)
+			return p
+		}
+		changed, reason := compare(pinned.Definition, t.Definition, mode)
+		if suspicion != "" {
+			reason = suspicion
+		}
+		p.Previous, p.Changed, p.ChangedAt = pinned.Definition, changed, now()
+		p.Held, p.Reason = reason != "", reason
+		if p.Held {
+			p.ListedHash, p.Listed = t.Hash, t.Definition
+		} else {
+			p.Hash, p.Definition, p.ListedHash, p.Listed = t.Hash, t.Definition, "", nil
+		}
+		logger.Warn("tool definition changed since pinned", "server", server, "tool", t.Name,
+			"changed", strings.Join(changed, ","), "held", p.Held, "reason", reason)
+		return p
+	}
+}
+
+// compare names what changed from the pinned definition to the listed
+// one, and why mode holds the change ("" when it does not). A pair that
+// cannot be compared is held.
+func compare(pinned, listed []byte, mode string) (changed []string, hold string) {
+	changed, err := schema.Diff(pinned, listed)
+	if err != nil {
+		return []string{"definition"}, "the change could not be compared: " + err.Error()
+	}
+	switch mode {
+	case config.PinningStrict:
+		return changed, "changed since pinned (pinning is strict)"
+	case config.PinningOff:
+		return changed, ""
+	}
+	risk, err := schema.RiskRaised(pinned, listed)
+	if err != nil {
+		return changed, "the change could not be compared: " + err.Error()
+	}
+	if risk != "" {
+		return changed, "riskier than pinned: " + risk
+	}
+	return changed, ""
+}
+
+// flagsKey is how a record that carries poisoning flags spells their key;
+// a record without it has none, and is not decoded.
+var flagsKey = []byte(`"flags":[`)
+
+// suspicionOf says why a tool's text is suspicious, from the flags the
+// normalizer set on its record, or "" when it is not.
+func suspicionOf(t *store.Tool) string {
+	if !bytes.Contains(t.Record, flagsKey) {
+		return ""
+	}
+	var rec struct {
+		Flags []schema.Flag `json:"flags"`
+	}
+	if err := json.Unmarshal(t.Record, &rec); err != nil {
+		return "its record could not be read to check its text: " + err.Error()
+	}
+	if len(rec.Flags) == 0 {
+		return ""
+	}
+	f := rec.Flags[0]
+	reason := fmt.Sprintf("suspicious text: %s in %s: %q", f.Rule, f.Field, f.Span)
+	if n := len(rec.Flags) - 1; n > 0 {
+		reason += fmt.Sprintf(" (and %d more)", n)
+	}
+	return reason
+}
+
+// plainField matches the changed-field names a model-facing message may
+// quote: the definition's own fields, and annotations of plain names.
+var plainField = regexp.MustCompile(`^(annotations\.)?[A-Za-z][A-Za-z0-9_]{0,39}$`)
+
+// changedFields words what changed for a message the model reads. Only
+// plain names are quoted: an annotation's name is the provider's text.
+func changedFields(changed []string) string {
+	var out []string
+	other := false
+	for _, c := range changed {
+		if plainField.MatchString(c) {
+			out = append(out, c)
+		} else {
+			other = true
+		}
+	}
+	if other {
+		out = append(out, "other annotations")
+	}
+	return strings.Join(out, ", ")
+}

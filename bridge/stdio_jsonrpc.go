@@ -1,0 +1,184 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// maxExactID is the largest integer id every JSON-RPC peer (a float64 one
+// included) reads back exactly: go-sdk turns a numeric id into a float64
+// before it answers, so a larger one would come back as another number.
+const maxExactID = 1 << 53
+
+// lineError is the JSON-RPC error a client line gets instead of reaching
+// go-sdk, whose stdio transport ends the whole session on a message it
+// cannot decode.
+type lineError struct {
+	id   json.RawMessage // the request's id, or nil for null
+	code int64           // jsonrpc.CodeParseError or jsonrpc.CodeInvalidRequest
+	why  string
+}
+
+// response is e as the one JSON-RPC response line that answers it.
+func (e *lineError) response() []byte {
+	id := e.id
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	prefix := "Invalid Request: "
+	if e.code == jsonrpc.CodeParseError {
+		prefix = "Parse error: "
+	}
+	type wireError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	resp, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{e.code, prefix + e.why}})
+	if err != nil { // the id was checked to be a JSON string or number
+		panic(fmt.Sprintf("encoding a JSON-RPC error: %v", err))
+	}
+	return append(resp, '\n')
+}
+
+func parseError(why string) *lineError { return &lineError{code: jsonrpc.CodeParseError, why: why} }
+
+func invalidRequest(id json.RawMessage, why string) *lineError {
+	return &lineError{id: id, code: jsonrpc.CodeInvalidRequest, why: why}
+}
+
+// checkLine reports whether line, with blanks around it trimmed, is one
+// JSON-RPC 2.0 message as MCP has them: a request, a notification or a
+// response, one JSON object with a "jsonrpc":"2.0" member, a string or
+// integer id (never null), a string method and structured params. What is
+// not JSON gets a parse error; any other value (a batch included: MCP
+// 2025-06-18 removed batching) gets an invalid request error, with the
+// message's id when it has a usable one, else null.
+func checkLine(line []byte) *lineError {
+	if !json.Valid(line) {
+		return parseError("not one JSON value (a JSON-RPC message is one JSON object a line)")
+	}
+	switch line[0] {
+	case '{':
+	case '[':
+		return invalidRequest(nil, "JSON-RPC batches are not supported (MCP 2025-06-18 removed them): send one message a line")
+	default:
+		return invalidRequest(nil, "a JSON-RPC message is a JSON object")
+	}
+	m, err := members(line)
+	if err != nil {
+		return invalidRequest(nil, err.Error())
+	}
+	id, idErr := checkID(m)
+	if idErr != nil {
+		return invalidRequest(nil, idErr.Error())
+	}
+	if v, ok := m["jsonrpc"]; !ok || string(v) != `"2.0"` {
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
+	}
+	if method, ok := m["method"]; ok {
+		if method[0] != '"' {
+			return invalidRequest(id, `"method" must be a string`)
+		}
+		if p, ok := m["params"]; ok && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+			return invalidRequest(id, `"params" must be an object or an array`)
+		}
+	} else if err := checkResponse(id, m); err != nil {
+		return invalidRequest(nil, err.Error())
+	}
+	// What passes here must pass go-sdk's own decoding, which would end
+	// the session otherwise.
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return invalidRequest(id, err.Error())
+	}
+	return nil
+}
+
+// members returns the top-level members of the JSON object line that
+// JSON-RPC gives a meaning to, as raw values. Names match exactly, as in
+// go-sdk's decoding (no case folding); such a member given twice is an
+// error, since decoders disagree on which one counts.
+func members(line []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if _, err := dec.Token(); err != nil { // the '{'
+		return nil, err
+	}
+	m := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		switch name {
+		case "jsonrpc", "id", "method", "params", "result", "error":
+			if _, dup := m[name]; dup {
+				return nil, fmt.Errorf("member %q appears twice", name)
+			}
+			m[name] = v
+		}
+	}
+	return m, nil
+}
+
+// checkID returns m's id, nil when it has none; an id that is null, not a
+// string or number, or a number no peer reads back exactly is an error.
+func checkID(m map[string]json.RawMessage) (json.RawMessage, error) {
+	id, ok := m["id"]
+	if !ok {
+		return nil, nil
+	}
+	switch c := id[0]; {
+	case c == '"':
+		return id, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) > maxExactID {
+			return nil, fmt.Errorf(`"id" %.40s is not an integer within ±2^53`, id)
+		}
+		return id, nil
+	case c == 'n':
+		return nil, errors.New(`"id" must not be null (MCP): use a string or an integer, or leave it out for a notification`)
+	}
+	return nil, errors.New(`"id" must be a string or an integer`)
+}
+
+// checkResponse checks a message with no method, which can only be the
+// client's answer to a request of the server's: it needs an id and
+// exactly one of result and an error object.
+func checkResponse(id json.RawMessage, m map[string]json.RawMessage) error {
+	if id == nil {
+		return errors.New(`a message needs "method" (a request or notification), or "id" with "result" or "error" (a response)`)
+	}
+	_, hasResult := m["result"]
+	errObj, hasError := m["error"]
+	switch {
+	case hasResult == hasError:
+		return errors.New(`a response needs exactly one of "result" and "error"`)
+	case hasError:
+		var e struct {
+			Code    *json.Number `json:"code"`
+			Message *string      `json:"message"`
+		}
+		if errObj[0] != '{' || json.Unmarshal(errObj, &e) != nil || e.Code == nil || e.Message == nil {
+			return errors.New(`"error" must be an object with an integer "code" and a string "message"`)
+		}
+		if _, err := e.Code.Int64(); err != nil {
+			return errors.New(`"error" must be an object with an integer "code" and a string "message"`)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,646 @@
+package schema
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// rule is one compiled detector rule (see ruleSources).
+type rule struct {
+	name    string
+	marks   []string       // substrings that also make the rule worth trying
+	drop    *regexp.Regexp // removed from the text before the rule reads it; may be nil
+	clauses []clause
+}
+
+// clause is one way a rule matches: all its patterns match the sentence.
+// Each pattern has the literals one of which its matches must hold (nil
+// when unknown), checked before it runs; tight patterns read text whose
+// spaced-out letters were joined.
+type clause struct {
+	checks []check
+}
+
+// check is one condition of a clause: a pattern (with the literals one of
+// which its matches hold, nil when unknown), a lexicon, or a literal set.
+type check struct {
+	re, tight   *regexp.Regexp
+	lits, tlits []string
+	lex         *lexicon
+	any         []string // "?a|b": one of these substrings
+}
+
+// lexicon is a compiled set of words and substrings.
+type lexicon struct {
+	words map[string]bool
+	parts []string
+}
+
+func (l *lexicon) in(text string, tight bool) bool {
+	for _, p := range l.parts {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	if tight {
+		for w := range l.words {
+			if len(w) >= 4 && strings.Contains(text, w) {
+				return true
+			}
+		}
+		return false
+	}
+	start := -1
+	for i, r := range text {
+		letter := unicode.IsLetter(r)
+		switch {
+		case letter && start < 0:
+			start = i
+		case !letter && start >= 0:
+			if l.words[text[start:i]] {
+				return true
+			}
+			start = -1
+		}
+	}
+	return start >= 0 && l.words[text[start:]]
+}
+
+func (c *check) holds(text string, tight bool) bool {
+	switch {
+	case c.lex != nil:
+		return c.lex.in(text, tight)
+	case c.any != nil:
+		for _, a := range c.any {
+			if tight {
+				a = strings.ReplaceAll(a, " ", "")
+			}
+			if strings.Contains(text, a) {
+				return true
+			}
+		}
+		return false
+	}
+	re, lits := c.re, c.lits
+	if tight {
+		re, lits = c.tight, c.tlits
+	}
+	if lits != nil && !containsAny(text, lits) {
+		return false
+	}
+	return re.MatchString(text)
+}
+
+func compileLexicons(names []string) *lexicon {
+	l := &lexicon{words: map[string]bool{}}
+	for _, name := range names {
+		src, ok := lexicons[name]
+		if !ok {
+			panic("schema: unknown lexicon " + name)
+		}
+		for _, w := range strings.Fields(src.words) {
+			l.words[w] = true
+		}
+		l.parts = append(l.parts, strings.Fields(src.parts)...)
+	}
+	return l
+}
+
+func compileRuleCheck(p string) check {
+	switch {
+	case strings.HasPrefix(p, "@"):
+		names, ok := lexiconSets[p]
+		if !ok {
+			panic("schema: unknown lexicon set " + p)
+		}
+		return check{lex: compileLexicons(names)}
+	case strings.HasPrefix(p, "?"):
+		return check{any: strings.Split(p[1:], "|")}
+	}
+	t := tightPattern(p)
+	return check{re: regexp.MustCompile(p), lits: requiredLiterals(p), tight: regexp.MustCompile(t), tlits: requiredLiterals(t)}
+}
+
+// detector holds the compiled rules and the index from word beginnings to
+// the rules they make worth trying. Built once, never changed.
+type detector struct {
+	rules []rule
+	stems map[string]uint64 // word beginning (first four letters) or whole word -> bit set of rules
+}
+
+var poison = compileDetector(ruleSources)
+
+func compileDetector(sources []ruleSource) *detector {
+	d := &detector{stems: map[string]uint64{}}
+	for i, src := range sources {
+		r := rule{name: src.name}
+		if src.marks != "" {
+			r.marks = strings.Split(src.marks, " ")
+		}
+		if src.drop != "" {
+			r.drop = regexp.MustCompile(src.drop)
+		}
+		for _, patterns := range src.any {
+			var c clause
+			for _, p := range patterns {
+				c.checks = append(c.checks, compileRuleCheck(p))
+			}
+			r.clauses = append(r.clauses, c)
+		}
+		d.rules = append(d.rules, r)
+		for _, s := range src.stems {
+			d.stems[s] |= 1 << i
+		}
+	}
+	return d
+}
+
+// tightPattern makes the gaps between words optional, for text whose
+// spaced-out letters were joined without knowing where words end.
+func tightPattern(p string) string {
+	p = strings.ReplaceAll(p, `\s+`, `\s*`)
+	p = strings.ReplaceAll(p, `\b`, ``)
+	return p
+}
+
+// stemOf is the shorter key a word is looked up by: its first four
+// letters.
+func stemOf(word string) string {
+	n := 0
+	for i := range word {
+		if n == 4 {
+			return word[:i]
+		}
+		n++
+	}
+	return word
+}
+
+// segment is one sentence of a field's text, as byte offsets into it.
+type segment struct{ start, end int }
+
+// finding is one flagged sentence: the rule, the field and the whole
+// sentence as sent (Flag.Span is its first MaxFlagSpan characters).
+type finding struct {
+	rule, field, text string
+}
+
+func (f finding) flag() Flag {
+	return Flag{Rule: f.rule, Field: f.field, Span: cutSpan(f.text)}
+}
+
+// cutSpan trims a flagged sentence to MaxFlagSpan characters.
+func cutSpan(s string) string {
+	return truncateRunes(strings.TrimSpace(s), MaxFlagSpan)
+}
+
+// toolScan gathers what the detector finds in one tool, and the texts it
+// read (so sanitizing them later need not read them again).
+type toolScan struct {
+	d     *detector
+	memo  detectMemo // may be nil
+	found []finding
+	read  []string
+}
+
+// detectMemo keeps what the detector found in each text of one catalog, by
+// the text: servers repeat the same parameter descriptions across many
+// tools. Keys of name-like texts start with a NUL byte.
+type detectMemo map[string][]spanHit
+
+// spanHit is one flagged piece of a text, as byte offsets into it.
+type spanHit struct {
+	rule       string
+	start, end int
+}
+
+// text checks one text of a tool, sentence by sentence, and records a
+// finding per flagged sentence. A tag like <IMPORTANT> flags everything up
+// to its closing tag.
+func (sc *toolScan) text(field, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	sc.read = append(sc.read, text)
+	hits, ok := sc.memo[text]
+	if !ok {
+		hits = sc.d.scanText(text)
+		if sc.memo != nil {
+			sc.memo[text] = hits
+		}
+	}
+	for _, h := range hits {
+		sc.found = append(sc.found, finding{rule: h.rule, field: field, text: text[h.start:h.end]})
+	}
+}
+
+// scanText finds the flagged sentences of one text.
+func (d *detector) scanText(text string) []spanHit {
+	var hits []spanHit
+	segs := splitSegments(text)
+	for i := 0; i < len(segs); i++ {
+		name := d.match(text[segs[i].start:segs[i].end], 1)
+		if name == "" {
+			continue
+		}
+		start, end := segs[i].start, segs[i].end
+		if name == RuleTag {
+			end = tagBlockEnd(text, start)
+			for i+1 < len(segs) && segs[i+1].start < end {
+				i++
+			}
+		}
+		hits = append(hits, spanHit{rule: name, start: start, end: end})
+	}
+	return hits
+}
+
+// name checks a name-like text (a tool or property name, an enum value)
+// as words ("ignore_previous_instructions"), and as written when it is not
+// a plain identifier.
+func (sc *toolScan) name(field, name string) {
+	if name == "" {
+		return
+	}
+	key := "\x00" + name
+	hits, ok := sc.memo[key]
+	if !ok {
+		if r := sc.d.scanName(name); r != "" {
+			hits = []spanHit{{rule: r, end: len(name)}}
+		}
+		if sc.memo != nil {
+			sc.memo[key] = hits
+		}
+	}
+	for _, h := range hits {
+		sc.found = append(sc.found, finding{rule: h.rule, field: field, text: name})
+	}
+}
+
+// scanName returns the rule a name-like text breaks, or "".
+func (d *detector) scanName(name string) string {
+	words := nameWords(name)
+	if isASCII(name) && len(name) < minBlobChars && !strings.Contains(words, " ") {
+		return "" // one plain word: no rule reads a single word
+	}
+	if !clearName.MatchString(name) || words == "" {
+		if r := d.match(name, 1); r != "" {
+			return r
+		}
+	}
+	if words != "" {
+		return d.match(words, 1)
+	}
+	return ""
+}
+
+// match returns the name of the first rule one sentence breaks, or "".
+func (d *detector) match(s string, depth int) string {
+	v := textViews(s, depth)
+	for _, text := range []string{v.plain, v.latin} {
+		if text == "" {
+			continue
+		}
+		if r := d.matchView(text, d.candidates(text), false); r != "" {
+			return r
+		}
+	}
+	if v.tight != "" {
+		if r := d.matchView(v.tight, ^uint64(0), true); r != "" {
+			return r
+		}
+	}
+	for _, payload := range v.decoded {
+		if d.match(payload, depth-1) != "" {
+			return RulePayload
+		}
+	}
+	return ""
+}
+
+// candidates is the bit set of rules whose words occur in text; every rule
+// when text holds CJK characters, which are not split into words.
+func (d *detector) candidates(text string) uint64 {
+	var bits uint64
+	for i, r := range d.rules {
+		for _, m := range r.marks {
+			if strings.Contains(text, m) {
+				bits |= 1 << i
+				break
+			}
+		}
+	}
+	start := -1
+	for i, r := range text {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if letter && r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return ^uint64(0)
+		}
+		switch {
+		case letter && start < 0:
+			start = i
+		case !letter && start >= 0:
+			bits |= d.wordBits(text[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		bits |= d.wordBits(text[start:])
+	}
+	return bits
+}
+
+func (d *detector) wordBits(w string) uint64 {
+	if s := stemOf(w); len(s) < len(w) {
+		return d.stems[s] | d.stems[w]
+	}
+	return d.stems[w]
+}
+
+// matchSingle is match with only the clauses that are one pattern (with
+// the literals it needs), over the plain and Latin views.
+func (d *detector) matchSingle(s string) string {
+	v := textViews(s, 0)
+	for _, text := range []string{v.plain, v.latin} {
+		if text == "" {
+			continue
+		}
+		bits := d.candidates(text)
+		for i := range d.rules {
+			if bits&(1<<i) == 0 {
+				continue
+			}
+			for _, c := range d.rules[i].clauses {
+				if c.single() && c.matches(text, false) {
+					return d.rules[i].name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// single reports a clause that is one pattern, perhaps with literals it
+// needs: a clause that can be read across sentences.
+func (c *clause) single() bool {
+	n := 0
+	for _, ch := range c.checks {
+		if ch.any == nil {
+			n++
+		}
+	}
+	return n == 1
+}
+
+func (d *detector) matchView(text string, bits uint64, tight bool) string {
+	for i := range d.rules {
+		if bits&(1<<i) == 0 {
+			continue
+		}
+		r := &d.rules[i]
+		t := text
+		if r.drop != nil {
+			t = r.drop.ReplaceAllString(t, " ")
+		}
+		for _, c := range r.clauses {
+			if c.matches(t, tight) {
+				return r.name
+			}
+		}
+	}
+	return ""
+}
+
+// matches runs the clause's checks in order, cheapest written first.
+func (c *clause) matches(s string, tight bool) bool {
+	for i := range c.checks {
+		if !c.checks[i].holds(s, tight) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitSegments cuts text into sentences: at line breaks, at sentence
+// ends, and after CJK full stops.
+func splitSegments(text string) []segment {
+	var out []segment
+	lineStart := 0
+	for lineStart <= len(text) {
+		lineEnd := strings.IndexAny(text[lineStart:], "\n\r\u2028\u2029")
+		if lineEnd < 0 {
+			lineEnd = len(text)
+		} else {
+			lineEnd += lineStart
+		}
+		line := text[lineStart:lineEnd]
+		for at := 0; at < len(line); {
+			end := sentenceBreak(line[at:])
+			if i := strings.IndexAny(line[at:at+end], "。！？"); i >= 0 {
+				_, n := utf8.DecodeRuneInString(line[at+i:])
+				end = i + n
+			}
+			if strings.TrimSpace(line[at:at+end]) != "" {
+				out = append(out, segment{lineStart + at, lineStart + at + end})
+			}
+			at += end
+		}
+		if lineEnd == len(text) {
+			break
+		}
+		_, n := utf8.DecodeRuneInString(text[lineEnd:])
+		lineStart = lineEnd + n
+	}
+	return out
+}
+
+// tagOpen finds an opening tag the tag rule names, to find its close.
+var tagOpen = regexp.MustCompile(`(?i)<\s*([a-z_]+)[^<>]{0,80}>`)
+
+// tagBlockEnd is where the tag block that starts in the sentence at start
+// ends: after its closing tag, or at the end of the text when it is never
+// closed.
+func tagBlockEnd(text string, start int) int {
+	m := tagOpen.FindStringSubmatchIndex(text[start:])
+	if m == nil {
+		return sentenceAfter(text, start)
+	}
+	name := text[start+m[2] : start+m[3]]
+	closeRe := regexp.MustCompile(`(?i)<\s*/\s*` + regexp.QuoteMeta(name) + `\s*>`)
+	if c := closeRe.FindStringIndex(text[start+m[1]:]); c != nil {
+		return start + m[1] + c[1]
+	}
+	return len(text)
+}
+
+// sentenceAfter is the end of the sentence starting at start.
+func sentenceAfter(text string, start int) int {
+	for _, s := range splitSegments(text[start:]) {
+		return start + s.end
+	}
+	return len(text)
+}
+
+// maxScanChars bounds the characters of one text the detector reads; the
+// card never shows more than MaxProseChars of a description.
+const maxScanChars = 16 * MaxProseChars
+
+// detectTool checks every text of a tool that can reach a card or a
+// model-facing message: name, titles, description, and in the input schema
+// property names, descriptions, titles, enum values, defaults, constants
+// and examples, nested ones included.
+// memo, when not nil, is shared by the tools of one catalog.
+func (d *detector) detectTool(tool *node, memo detectMemo) *toolScan {
+	sc := &toolScan{d: d, memo: memo}
+	sc.name("name", tool.get("name").str())
+	sc.text("title", bounded(tool.get("title").str()))
+	sc.text("description", bounded(tool.get("description").str()))
+	if a := tool.get("annotations"); a != nil {
+		sc.text("annotations.title", bounded(a.get("title").str()))
+	}
+	if in := tool.get("inputSchema"); in != nil {
+		sc.schema("inputSchema", in)
+	}
+	return sc
+}
+
+func bounded(s string) string { return truncateRunes(s, maxScanChars) }
+
+// schema checks the texts of one schema and the schemas under it.
+func (sc *toolScan) schema(path string, n *node) {
+	switch n.kind {
+	case kindArray:
+		for _, v := range n.vals {
+			sc.schema(path, v)
+		}
+	case kindObject:
+		for i, key := range n.keys {
+			val := n.vals[i]
+			field := path + "." + key
+			switch key {
+			case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+				if val.kind != kindObject {
+					continue
+				}
+				for j, name := range val.keys {
+					if key == "properties" {
+						sc.name(field+"."+name, name)
+					}
+					sc.schema(field+"."+name, val.vals[j])
+				}
+			case "description", "title", "$comment":
+				sc.text(field, bounded(val.str()))
+			case "enum", "examples", "default", "const", "example":
+				sc.value(field, val)
+			case "required":
+			default:
+				if val.kind == kindObject || val.kind == kindArray {
+					sc.schema(field, val)
+				}
+			}
+		}
+	}
+}
+
+// value checks every string inside a JSON value: a word-like one as a
+// name, a sentence as text.
+func (sc *toolScan) value(field string, v *node) {
+	switch v.kind {
+	case kindString:
+		if strings.ContainsAny(v.text, " \n\t") {
+			sc.text(field, bounded(v.text))
+		} else {
+			sc.name(field, bounded(v.text))
+		}
+	case kindArray, kindObject:
+		for _, item := range v.vals {
+			sc.value(field, item)
+		}
+	}
+}
+
+// flagsOf turns findings into the record's flags.
+func flagsOf(fs []finding) []Flag {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Flag, len(fs))
+	for i, f := range fs {
+		out[i] = f.flag()
+	}
+	return out
+}
+
+// spanCutter removes flagged sentences from the texts a card is built from.
+type spanCutter struct {
+	spans []string        // flagged sentences
+	names map[string]bool // flagged name-like texts: tool or property names, enum values
+	read  []string        // the texts the detector read
+}
+
+func newSpanCutter(sc *toolScan) *spanCutter {
+	c := &spanCutter{names: map[string]bool{}, read: sc.read}
+	for _, f := range sc.found {
+		c.names[f.text] = true
+		if t := strings.TrimSpace(f.text); t != "" {
+			c.spans = append(c.spans, t)
+		}
+	}
+	return c
+}
+
+// cut removes every flagged sentence from s.
+func (c *spanCutter) cut(s string) string {
+	if c == nil || len(c.spans) == 0 || s == "" {
+		return s
+	}
+	for _, span := range c.spans {
+		if strings.Contains(s, span) {
+			s = strings.ReplaceAll(s, span, " ")
+		}
+	}
+	return s
+}
+
+// flagged reports a name-like text (tool or property name, enum value)
+// that was itself flagged or holds a flagged sentence.
+func (c *spanCutter) flagged(s string) bool {
+	if c == nil || len(c.spans) == 0 {
+		return false
+	}
+	return c.names[s] || c.cut(s) != s
+}
+
+// lure is the lure test for sanitizing provider text the detector has read
+// (its flagged sentences cut): a sentence found word for word in one of the
+// texts it read was read already; others (made by removing markup,
+// decoding entities or joining fields) are read now.
+func (c *spanCutter) lure(sentence string) bool {
+	if c != nil {
+		for _, t := range c.read {
+			if strings.Contains(t, sentence) {
+				return false
+			}
+		}
+	}
+	return isLure(sentence)
+}
+
+// lureIn is lure for sentences of one text the detector read, src: it
+// looks there first.
+func (c *spanCutter) lureIn(src string) func(string) bool {
+	return func(sentence string) bool {
+		return !strings.Contains(src, sentence) && c.lure(sentence)
+	}
+}
+
+// removedNote is the card note for a tool whose text was cut.
+const removedNote = "text that addressed the model rather than describing the tool was removed"
+
+// Lure reports whether one sentence breaks a detector rule, and which.
+func Lure(sentence string) (rule string, ok bool) {
+	r := poison.match(sentence, 1)
+	return r, r != ""
+}

@@ -1,0 +1,325 @@
+package search
+
+import (
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Values in an intent: agents pass whole task sentences, and the paths,
+// file names, URLs, domains, email addresses, ids and pasted blobs in
+// them are not the topic ("list the files in ~/Music/albums" is not about
+// music). Each value-shaped token is cut out of the intent before its
+// words are read and replaced by the words its shape implies: a path by
+// "file" and its format ("reports/q3.md": file markdown) or by
+// "directory"; a URL by "url" and "web"; a domain by "domain" and "web";
+// an email address by "email". The names inside a value (folders, a
+// file's stem, a host's labels) are kept as weak words: the words leg's
+// low-weight query at most, never the boosts. An opaque blob or id
+// (base64, hex, a UUID) is dropped. A path that something is saved,
+// written or exported to adds "write".
+
+// valueReading is what readValues finds in an intent.
+type valueReading struct {
+	text  string   // the intent with every value cut out
+	hints []string // words the values' shapes imply
+	weak  []string // words of the values' own names, lower-cased
+}
+
+// formats maps a file extension to the words catalogs use for its format,
+// grown from the file types the descriptions of the real catalogs name
+// (testdata/catalogs): json, text, log, markdown, html, pdf, yaml, png,
+// docx, xml, csv, excel, images, audio, video, archives, sql.
+var formats = map[string][]string{
+	"json": {"json"}, "jsonl": {"json"}, "ndjson": {"json"},
+	"txt": nil, "text": nil, "log": {"log"},
+	"md": {"markdown"}, "markdown": {"markdown"}, "mdx": {"markdown"},
+	"html": {"html"}, "htm": {"html"},
+	"pdf":  {"pdf"},
+	"yaml": {"yaml"}, "yml": {"yaml"}, "toml": {"toml"}, "xml": {"xml"},
+	"csv": {"csv", "spreadsheet"}, "tsv": {"csv", "spreadsheet"},
+	"xlsx": {"excel", "spreadsheet"}, "xls": {"excel", "spreadsheet"}, "xlsm": {"excel", "spreadsheet"},
+	"ods":  {"spreadsheet"},
+	"docx": {"docx", "document"}, "doc": {"document"}, "odt": {"document"}, "rtf": {"document"},
+	"pptx": {"presentation", "slides"}, "ppt": {"presentation", "slides"},
+	"png": {"png", "image"}, "jpg": {"jpeg", "image"}, "jpeg": {"jpeg", "image"}, "gif": {"gif", "image"},
+	"webp": {"webp", "image"}, "svg": {"svg", "image"}, "bmp": {"image"}, "tiff": {"image"}, "ico": {"image"},
+	"heic": {"image"},
+	"mp3":  {"mp3", "audio"}, "wav": {"audio"}, "flac": {"audio"}, "ogg": {"audio"}, "m4a": {"audio"},
+	"mp4": {"mp4", "video"}, "mov": {"video"}, "webm": {"video"}, "mkv": {"video"}, "avi": {"video"},
+	"zip": {"zip", "archive"}, "tar": {"archive"}, "gz": {"archive"}, "tgz": {"archive"}, "7z": {"archive"},
+	"rar": {"archive"},
+	"sql": {"sql"}, "db": {"database"}, "sqlite": {"sqlite", "database"},
+	"ipynb": {"notebook"},
+}
+
+// topLevelDomains are the endings that make a dotted token a domain. A
+// tool name's dotted form (weather.get) ends in none of them.
+var topLevelDomains = setOf(
+	"com", "org", "net", "io", "dev", "ai", "app", "co", "edu", "gov", "info", "xyz",
+	"us", "uk", "de", "fr", "jp", "cn", "ru", "br", "ca", "au", "nl", "eu", "ch", "es",
+	"se", "tv", "cloud", "site", "tech", "online", "biz",
+)
+
+// writeVerbs are the verbs that, with a path they lead "to", "into" or
+// "as", say a file is to be written.
+var writeVerbs = setOf("save", "saves", "saved", "saving", "write", "writes", "writing",
+	"export", "exports", "exporting", "store", "dump", "persist", "output")
+
+// Hints for each kind of value.
+var (
+	urlHints    = []string{"url", "web"}
+	domainHints = []string{"domain", "web"}
+	emailHints  = []string{"email"}
+)
+
+// minBlobRunes: a token this long made only of base64 or hex characters,
+// with the digits or symbols of an encoding, is a pasted blob.
+const minBlobRunes = 40
+
+// readValues cuts the value-shaped tokens out of intent (see the comment
+// at the top of this file).
+func readValues(intent string) valueReading {
+	var r valueReading
+	var text strings.Builder
+	fields := strings.Fields(intent)
+	writing, target := false, false
+	for _, f := range fields {
+		lead, tok, trail := trimToken(f)
+		hints, weak, kind := classify(tok)
+		if kind == notValue {
+			lw := strings.ToLower(tok)
+			writing = writing || writeVerbs[lw]
+			target = lw == "to" || lw == "into" || lw == "as"
+			text.WriteString(f)
+			text.WriteByte(' ')
+			continue
+		}
+		if writing && target && (kind == fileValue || kind == dirValue) {
+			hints = append(hints, "write")
+		}
+		target = false
+		r.hints = append(r.hints, hints...)
+		r.weak = append(r.weak, weak...)
+		text.WriteString(lead)
+		text.WriteString(" ")
+		text.WriteString(trail)
+		text.WriteByte(' ')
+	}
+	r.text = text.String()
+	return r
+}
+
+// trimToken splits a whitespace-separated field into the quotes and
+// punctuation around it and the token inside: `'./a.png',` -> `'`,
+// `./a.png`, `',`. A trailing full stop is punctuation; a trailing slash
+// is kept (it makes a directory).
+func trimToken(f string) (lead, tok, trail string) {
+	const around = "'\"`()[]{}<>,;!?"
+	tok = strings.TrimLeft(f, around)
+	lead = f[:len(f)-len(tok)]
+	end := strings.TrimRight(tok, around+".:")
+	trail = tok[len(end):]
+	return lead, end, trail
+}
+
+// valueKind is what classify found.
+type valueKind int
+
+const (
+	notValue valueKind = iota
+	fileValue
+	dirValue
+	otherValue // a URL, domain, email address, blob or id
+)
+
+// classify reads one token: the words it implies, the weak words of its
+// names, and its kind.
+func classify(tok string) (hints, weak []string, kind valueKind) {
+	switch {
+	case tok == "":
+		return nil, nil, notValue
+	case strings.HasPrefix(tok, "data:") && strings.Contains(tok, ";base64,"):
+		// data:image/png;base64,...: the media type's top level.
+		mime, _, _ := strings.Cut(strings.TrimPrefix(tok, "data:"), ";")
+		top, _, _ := strings.Cut(mime, "/")
+		return words(top), nil, otherValue
+	case strings.Contains(tok, "://") || strings.HasPrefix(strings.ToLower(tok), "www."):
+		return urlValue(tok)
+	case isEmail(tok):
+		return emailHints, nil, otherValue
+	case isBlob(tok) || isID(tok):
+		return nil, nil, otherValue
+	case isPath(tok):
+		return pathValue(tok)
+	}
+	if strings.Contains(tok, ".") && !strings.ContainsAny(tok, "/\\") {
+		ext := path.Ext(tok)
+		if format, known := formats[strings.ToLower(ext[1:])]; known && len(ext) < len(tok) {
+			return append([]string{"file"}, format...), words(strings.TrimSuffix(tok, ext)), fileValue
+		}
+		if isDomain(tok) {
+			return domainHints, hostWords(tok), otherValue
+		}
+	}
+	return nil, nil, notValue
+}
+
+// isValue reports whether tok is shaped as a value.
+func isValue(tok string) bool {
+	_, _, kind := classify(tok)
+	return kind != notValue
+}
+
+// urlValue reads a URL: url and web, the format of the file it names if
+// its path ends in a known extension, and its host's labels as weak words.
+func urlValue(tok string) (hints, weak []string, kind valueKind) {
+	rest := tok
+	if _, after, ok := strings.Cut(tok, "://"); ok {
+		rest = after
+	}
+	host, p, _ := strings.Cut(rest, "/")
+	host, _, _ = strings.Cut(host, "?")
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	host, _, _ = strings.Cut(host, ":")
+	hints = urlHints
+	p, _, _ = strings.Cut(p, "?")
+	if ext := path.Ext(p); ext != "" {
+		hints = append(hints, formats[strings.ToLower(ext[1:])]...)
+	}
+	return hints, hostWords(host), otherValue
+}
+
+// hostWords are the weak words of a host name: its labels but "www" and
+// the top-level domain.
+func hostWords(host string) []string {
+	labels := strings.Split(strings.ToLower(host), ".")
+	var out []string
+	for i, l := range labels {
+		if l == "www" || i == len(labels)-1 {
+			continue
+		}
+		out = append(out, words(l)...)
+	}
+	return out
+}
+
+// pathValue reads a file system path: "file" and its format when its
+// last segment has an extension, else "directory"; its folders and stem
+// as weak words.
+func pathValue(tok string) (hints, weak []string, kind valueKind) {
+	p := strings.ReplaceAll(tok, `\`, "/")
+	if len(p) > 2 && p[1] == ':' { // C:/data
+		p = p[2:]
+	}
+	dir := strings.HasSuffix(p, "/")
+	p = strings.TrimRight(p, "/")
+	base := path.Base(p)
+	ext := path.Ext(base)
+	folders := path.Dir(p)
+	for _, seg := range strings.Split(folders, "/") {
+		if seg != "~" && seg != "." && seg != ".." {
+			weak = append(weak, words(seg)...)
+		}
+	}
+	if dir || ext == "" || ext == base {
+		return []string{"directory"}, append(weak, words(base)...), dirValue
+	}
+	weak = append(weak, words(strings.TrimSuffix(base, ext))...)
+	return append([]string{"file"}, formats[strings.ToLower(ext[1:])]...), weak, fileValue
+}
+
+// isPath reports whether tok is shaped as a file system path: it starts
+// at a root, home or relative directory or a drive, or has backslashes,
+// or has a slash and ends in one or in a known extension. A slash alone
+// is not enough: "files/delete_file" names a server's tool, "and/or" is
+// a word.
+func isPath(tok string) bool {
+	switch {
+	case strings.HasPrefix(tok, "~/"), strings.HasPrefix(tok, "./"), strings.HasPrefix(tok, "../"):
+		return true
+	case len(tok) > 3 && unicode.IsLetter(rune(tok[0])) && tok[1] == ':' && (tok[2] == '\\' || tok[2] == '/'):
+		return true
+	case strings.HasPrefix(tok, "/"):
+		// "/s" and "/FI" are command switches; "/tmp" and "/a/b" are paths.
+		return strings.Count(tok, "/") > 1 || utf8.RuneCountInString(tok) > 3
+	case strings.Count(tok, `\`) > 0 && !strings.ContainsAny(tok, " "):
+		return true
+	case strings.Contains(tok, "/"):
+		if strings.HasSuffix(tok, "/") {
+			return true
+		}
+		_, known := formats[strings.ToLower(strings.TrimPrefix(path.Ext(tok), "."))]
+		return known
+	}
+	return false
+}
+
+// isEmail reports whether tok is shaped as an email address.
+func isEmail(tok string) bool {
+	at := strings.IndexByte(tok, '@')
+	return at > 0 && strings.Contains(tok[at+1:], ".") && !strings.ContainsAny(tok, "/:")
+}
+
+// isDomain reports whether tok is a host name: dot-separated labels of
+// letters, digits and hyphens, ending in a known top-level domain.
+func isDomain(tok string) bool {
+	labels := strings.Split(strings.ToLower(tok), ".")
+	if len(labels) < 2 || !topLevelDomains[labels[len(labels)-1]] {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.ContainsFunc(l, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBlob reports whether tok is a pasted blob: minBlobRunes or more of
+// the base64 (standard or URL) or hex alphabets, with the digits or
+// symbols an encoding has and words lack.
+func isBlob(tok string) bool {
+	if len(tok) < minBlobRunes {
+		return false
+	}
+	digits, symbols := 0, 0
+	for _, r := range tok {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '+' || r == '/' || r == '=' || r == '-' || r == '_' || r == '.':
+			symbols++
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		default:
+			return false
+		}
+	}
+	return digits*10 >= len(tok) || strings.ContainsAny(tok, "+=")
+}
+
+// isID reports whether tok is an opaque id: a UUID, or a hex string of 16
+// or more with both digits and letters (a commit, a hash).
+func isID(tok string) bool {
+	if len(tok) < 16 {
+		return false
+	}
+	digits, letters := 0, 0
+	for _, r := range tok {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F':
+			letters++
+		case r == '-' && len(tok) == 36:
+		default:
+			return false
+		}
+	}
+	return digits > 0 && letters > 0
+}
