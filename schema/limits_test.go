@@ -223,3 +223,21 @@ func TestCatalogDuplicateNames(t *testing.T) {
 		t.Fatalf("refused %+v: want both copies of a, c listed twice (and its refused copy), the unnamed tool", refused)
 	}
 }
+
+// TestCatalogDuplicateNamesHowever: a name counts as listed twice however
+// the lenient name guess and the parser read a tool that spells its name
+// key twice, so no copy is handed over before its duplicate is seen.
+func TestCatalogDuplicateNamesHowever(t *testing.T) {
+	raws := []json.RawMessage{
+		json.RawMessage(`{"name":"a","NAME":"b","inputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"name":"c","inputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"name":"a","description":"another","inputSchema":{"type":"object"}}`),
+	}
+	tools, refused := normalizeAll("s", raws)
+	if len(tools) != 1 || tools[0].Record.Name != "c" {
+		t.Fatalf("kept %d tools: %+v", len(tools), tools)
+	}
+	if len(refused) != 2 || refused[0] != refused[1] || refused[0] != (Refusal{Tool: "a", Reason: ReasonListedTwice}) {
+		t.Fatalf("refused %+v: want both copies of a listed twice", refused)
+	}
+}
