@@ -31,10 +31,11 @@ const (
 // listed is a tool as indexing hands it to a pin rule.
 func listed(t *testing.T, raw string, flags ...schema.Flag) *store.Tool {
 	t.Helper()
-	tool, err := schema.Normalize("notes", json.RawMessage(raw))
-	if err != nil {
-		t.Fatal(err)
+	tools, refused := schema.NormalizeCatalog("notes", []json.RawMessage{json.RawMessage(raw)})
+	if len(tools) != 1 {
+		t.Fatalf("normalizing %s: refused %v", raw, refused)
 	}
+	tool := tools[0]
 	tool.Record.Flags = flags
 	rec, err := json.Marshal(tool.Record)
 	if err != nil {

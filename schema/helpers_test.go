@@ -82,3 +82,9 @@ func mustJSON(t testing.TB, v any) []byte {
 	}
 	return b
 }
+
+// Normalize normalizes one tool alone, as [NormalizeCatalog] does each tool
+// of a catalog: the form most tests of one tool want.
+func Normalize(server string, raw json.RawMessage) (*Tool, error) {
+	return normalize(server, raw, nil)
+}

@@ -28,14 +28,10 @@ type Refusal struct {
 	Reason string `json:"reason"`
 }
 
-// Normalize turns one tool object, exactly as tools/list sends it, into its
-// exact Record and its Card. A tool over a limit, or one that cannot be
-// called safely, returns a *RefusalError. Normalize never panics.
-func Normalize(server string, raw json.RawMessage) (*Tool, error) {
-	return normalize(server, raw, nil)
-}
-
-// normalize is Normalize with the detector's memo of one catalog (may be nil).
+// normalize turns one tool object, exactly as tools/list sends it, into its
+// exact Record and its Card, with the detector's memo of one catalog (may be
+// nil). A tool over a limit, or one that cannot be called safely, returns a
+// *RefusalError. normalize never panics.
 func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
 		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
