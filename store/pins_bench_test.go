@@ -52,4 +52,3 @@ func BenchmarkPinReads(b *testing.B) {
 		}
 	})
 }
-
