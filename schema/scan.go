@@ -34,7 +34,6 @@ type ScanRefusal struct {
 // it. It fails only on text that is not a sequence of JSON objects.
 func ScanCatalog(r io.Reader) (Report, error) {
 	rep := Report{Flagged: []FlaggedTool{}}
-	memo := detectMemo{}
 	dec := json.NewDecoder(r)
 	for n := 1; ; n++ {
 		var obj map[string]json.RawMessage
@@ -57,7 +56,7 @@ func ScanCatalog(r io.Reader) (Report, error) {
 			return rep, fmt.Errorf("reading catalog tool %d: %w", n, err)
 		}
 		rep.Tools++
-		tool, err := normalize(server, raw, memo)
+		tool, err := Normalize(server, raw)
 		if err != nil {
 			rep.Refused = append(rep.Refused, ScanRefusal{Server: server, Refusal: refusalOf(raw, err)})
 			continue
