@@ -218,16 +218,11 @@ type Result struct {
 	// better. A tool placed first because the intent names it keeps the
 	// score the legs gave it (0 if they did not find it).
 	Score float64
-	// Confidence in [0, 1] is Score divided by the highest score any tool
-	// could reach for this intent: ranked first, with the top score, by
-	// every leg that answered, with every word of its name in the intent
-	// and every word of the intent in its description (sum over answering
-	// legs of weight/(k+1), times 1+NameBoost, times 1+DescBoost). 1 means
-	// every signal agreed this is the best match; a tool ranked first by
-	// the words leg alone, its name half spelled out, its description
-	// holding every intent word, and missed by the trigram leg gets
-	// (1.25*1.5)/(1.6*1.5*1.5) = 0.52. A tool the intent names exactly has
-	// confidence 1.
+	// Confidence in [0, 1] measures the match itself, not the rank: the
+	// share of the intent, its words weighed by rarity, that the tool's
+	// name, description and parameters cover (see confidenceScale). At
+	// ConfidentAt or above the tool is a close match. A tool the intent
+	// names exactly has confidence 1.
 	Confidence float64
 	// Exact says the intent named this tool (its name or server/name).
 	Exact bool
@@ -260,8 +255,9 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 			return nil, err // nothing to search for: stop words, punctuation, emoji
 		}
 	}
+	scale := s.scale(ctx, plan)
 	for cands := s.cands; ; cands *= 4 {
-		ranked, answered, full, err := s.rank(ctx, plan, legs, cands)
+		ranked, _, full, err := s.rank(ctx, plan, legs, cands)
 		if err != nil {
 			named.Wait()
 			return nil, err
@@ -274,7 +270,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 		if err := named.Wait(); err != nil {
 			return nil, err
 		}
-		out, complete, err := s.resolve(ctx, ranked, read, exact, answered, q.Allowed, limit)
+		out, complete, err := s.resolve(ctx, ranked, read, exact, scale, q.Allowed, limit)
 		if err != nil {
 			return nil, err
 		}
