@@ -24,8 +24,9 @@ import (
 // hold: BM25 divides by the whole text's length, so a tool described in
 // one clear sentence but with many documented parameters loses to a terse
 // one that merely names a common word; what the tool says it does should
-// count first. The rows it reads (texts only: store.ToolDocs) are
-// returned for resolve to reuse.
+// count first. A tool whose description says it is deprecated then has
+// its score multiplied by deprecatedRank. The rows it reads (texts only:
+// store.ToolDocs) are returned for resolve to reuse.
 func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, depth int) (map[int64]store.Tool, error) {
 	top := ranked[:min(depth, len(ranked))]
 	if len(top) == 0 || (s.nameBoost <= 0 && s.descBoost <= 0) {
@@ -54,6 +55,9 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		}
 		if s.descBoost > 0 {
 			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.words, weights)
+		}
+		if deprecated(t.Doc.Desc) {
+			top[i].fused *= deprecatedRank
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
