@@ -22,7 +22,11 @@ type source struct {
 // structuredContent, unless a text content carries the same data: then only
 // the text is used, for it keeps the provider's key order (a client decodes
 // structuredContent into a map, so its order is gone; this package then
-// sorts its keys).
+// sorts its keys). When structuredContent is an object of one member whose
+// value is the data a JSON text content serializes (server-memory sends
+// create_entities' entities as text and as {"entities": [...]}), the
+// structured form is kept, in the text's place and key order, and the
+// text is dropped: the same data is shown once, under its name.
 func readSources(res *mcp.CallToolResult) ([]source, error) {
 	var sources []source
 	for _, c := range res.Content {
@@ -48,6 +52,10 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 			return sources, nil
 		}
 	}
+	if i, wrapped, ok := wrapsJSONText(plain, sources); ok {
+		sources[i] = source{text: compactJSON(wrapped), value: wrapped, isJSON: true}
+		return sources, nil
+	}
 	if wrapsTexts(plain, sources) {
 		return sources, nil
 	}
@@ -60,6 +68,24 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 		return nil, fmt.Errorf("reading structured content: %w", err)
 	}
 	return append(sources, source{text: compactJSON(v), value: v, isJSON: true}), nil
+}
+
+// wrapsJSONText finds a JSON text content whose data is the one member
+// of a structured object, and returns its index and the structured form
+// built on the text's decoded value (so the provider's key order stays).
+func wrapsJSONText(plain any, sources []source) (int, object, bool) {
+	p, ok := plain.(map[string]any)
+	if !ok || len(p) != 1 {
+		return 0, nil, false
+	}
+	for key, inner := range p {
+		for i, src := range sources {
+			if _, text := src.content.(*mcp.TextContent); text && src.isJSON && sameData(src.value, inner) {
+				return i, object{{key: key, val: src.value}}, true
+			}
+		}
+	}
+	return 0, nil, false
 }
 
 // wrapsTexts reports whether structured content only repeats text the
