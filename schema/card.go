@@ -70,7 +70,9 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 	return card, cut
 }
 
-// projectInput writes one property as a card input.
+// projectInput writes one property as a card input. An input shown under
+// an alias (param_01) has a description that starts with its provider
+// name ("cc-emails: ..."), so the card says what it is.
 func projectInput(root *node, p property, alias string) (Input, int) {
 	target := resolve(root, p.schema)
 	raw := target.get("description").str()
@@ -79,6 +81,11 @@ func projectInput(root *node, p property, alias string) (Input, int) {
 	}
 	if raw == "" {
 		raw = target.get("title").str()
+	}
+	if alias != p.name {
+		if label, _ := Sanitize(p.name, MaxNameChars); label != "" {
+			raw = strings.TrimSuffix(label+": "+raw, ": ")
+		}
 	}
 	desc, cut := Sanitize(raw, inputDescChars)
 	return Input{
