@@ -89,6 +89,7 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			ans.Note += " " + down
 		}
 	}
+	noteNoCloseMatch(&ans, results)
 	return textAnswer(ans, false), nil
 }
 
