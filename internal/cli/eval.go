@@ -17,15 +17,24 @@ import (
 type evalReport struct {
 	search.Metrics
 	Legs map[string]search.Metrics `json:"legs"`
+	// Confidence is the calibration report of --confidence.
+	Confidence *search.Calibration `json:"confidence,omitempty"`
 }
 
 var evalHelp = commandHelp{
-	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--json]"},
+	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--confidence F.jsonl [--domains F.txt]] [--json]"},
 	about: `Loads the catalog into a temporary database through the same normalization
 and store path as real servers, runs every query through discovery's search
 and prints recall@1/3/5, hit@5, MRR and p50/p95 latency, fused and per leg.
+With --confidence it also measures what confidence means: how often a
+relevant tool ranked first reaches the close-match bar, and how often the
+queries run against another catalog (one lacking their tools, less the
+queries naming a domain listed in --domains) get no card that reaches it.
 Files ending in .gz are read gzipped.`,
-	examples: []string{"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd"},
+	examples: []string{
+		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd",
+		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd --confidence testdata/catalogs/laptop.jsonl.gz --domains testdata/catalogs/laptop.domains.txt",
+	},
 }
 
 func runEval(ctx context.Context, e env) error {
@@ -38,6 +47,9 @@ func runEval(ctx context.Context, e env) error {
 	embedKeyEnv := fs.String("embed-key-env", "", "environment `variable` holding the embeddings API key")
 	half := fs.String("half", "all", "queries to run: even (tuning half), odd (held out) or all")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	var absent absentCase
+	fs.StringVar(&absent.catalog, "confidence", "", "also measure confidence; the absent case runs the queries against this catalog `file`, which lacks their tools")
+	fs.StringVar(&absent.domains, "domains", "", "with --confidence: `file` of words and phrases, one a line, naming what that catalog serves (queries naming one are left out)")
 	args, done, err := parseFlags(fs, e, evalHelp)
 	if done {
 		return err
@@ -53,6 +65,8 @@ func runEval(ctx context.Context, e env) error {
 		return &usageError{msg: "eval: --half must be even, odd or all"}
 	case (*embedURL == "") != (*embedModel == ""):
 		return &usageError{msg: "eval: --embed and --embed-model go together"}
+	case absent.domains != "" && absent.catalog == "":
+		return &usageError{msg: "eval: --domains goes with --confidence"}
 	}
 	qs, err := readEvalQueries(*queries)
 	if err != nil {
@@ -67,7 +81,7 @@ func runEval(ctx context.Context, e env) error {
 			return err
 		}
 	}
-	rep, err := evaluate(ctx, *catalog, qs, *limit, emb)
+	rep, err := evaluate(ctx, *catalog, qs, *limit, emb, absent)
 	if err != nil {
 		return err
 	}
@@ -90,8 +104,8 @@ func readEvalQueries(path string) ([]search.EvalQuery, error) {
 }
 
 // evaluate loads the catalog into a temporary store and measures the fused
-// search and each leg alone.
-func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit int, emb *search.Embedder) (*evalReport, error) {
+// search and each leg alone, and confidence when absent names a catalog.
+func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit int, emb *search.Embedder, absent absentCase) (*evalReport, error) {
 	dir, err := os.MkdirTemp("", "capbridge-eval-")
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -126,6 +140,11 @@ func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, limit 
 		}
 		rep.Legs[leg.String()] = m
 	}
+	if absent.catalog != "" {
+		if rep.Confidence, err = calibrate(ctx, dir, s, qs, limit, emb, absent); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
 	return rep, nil
 }
 
@@ -140,5 +159,8 @@ func printEval(w io.Writer, rep *evalReport) {
 		if m, ok := rep.Legs[leg.String()]; ok {
 			row(leg.String(), m)
 		}
+	}
+	if rep.Confidence != nil {
+		printCalibration(w, rep.Confidence)
 	}
 }
