@@ -45,6 +45,10 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		byID[t.ID] = t
 	}
 	weights := s.rarity(ctx, p)
+	syns := make([][]string, len(p.words))
+	for i, w := range p.words {
+		syns[i] = s.syn.of(w)
+	}
 	for i := range top {
 		t, ok := byID[top[i].id]
 		if !ok {
@@ -54,7 +58,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.words, s.syn)
 		}
 		if s.descBoost > 0 {
-			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.words, weights)
+			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.words, weights, syns)
 		}
 		if deprecated(t.Doc.Desc) {
 			top[i].fused *= deprecatedRank
@@ -82,9 +86,12 @@ func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
 }
 
 // descCoverage is the weighted share of intent words that d's name or
-// description holds (matched as by wordsMatch). It scans the text once,
-// allocating little: it runs on every candidate boostNames reads.
-func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 {
+// description holds (matched as by wordsMatch), a word held only by a
+// synonym (syns, by intent word) counting synonymCover as much. It scans
+// the text once, allocating little: it runs on every candidate
+// boostNames reads; the synonyms' check reads it again only when an
+// uncovered word has synonyms.
+func descCoverage(d store.Doc, intentWords []string, weights []float64, syns [][]string) float64 {
 	var total float64
 	for _, w := range weights {
 		total += w
@@ -107,6 +114,18 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 
 					}
 				}
 			}
+		}
+	}
+	var text wordSet
+	for i := range intentWords {
+		if covered[i] || len(syns[i]) == 0 || weights[i] == 0 {
+			continue
+		}
+		if text == nil {
+			text = textWords(d.Name, d.Desc)
+		}
+		if text.holdsAny(syns[i]) {
+			hit += synonymCover * weights[i]
 		}
 	}
 	return hit / total

@@ -257,7 +257,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 	}
 	scale := s.scale(ctx, plan)
 	for cands := s.cands; ; cands *= 4 {
-		ranked, _, full, err := s.rank(ctx, plan, legs, cands)
+		ranked, full, err := s.rank(ctx, plan, legs, cands)
 		if err != nil {
 			named.Wait()
 			return nil, err
@@ -293,10 +293,9 @@ func (s *Searcher) legSet(want []Leg) [numLegs]bool {
 	return set
 }
 
-// rank runs the chosen legs side by side and fuses them. answered says
-// which legs returned without error; full says some leg filled cands, so
-// a wider call could find more.
-func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands int) (ranked []candidate, answered [numLegs]bool, full bool, err error) {
+// rank runs the chosen legs side by side and fuses them. full says some
+// leg filled cands, so a wider call could find more.
+func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands int) (ranked []candidate, full bool, err error) {
 	var hits [numLegs][]hit
 	var legErr [numLegs]error
 	g, gctx := errgroup.WithContext(ctx)
@@ -313,17 +312,16 @@ func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands 
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, answered, false, err
+		return nil, false, err
 	}
 	for _, l := range AllLegs {
-		answered[l] = legs[l] && legErr[l] == nil
 		full = full || len(hits[l]) >= cands
 	}
-	return s.fusion.fuse(hits), answered, full, nil
+	return s.fusion.fuse(hits), full, nil
 }
 
 // errLegIdle says a leg had nothing to search for (the trigram leg on an
-// intent whose words the catalog all knows); it does not count as answered.
+// intent whose words the catalog all knows); it is not an error.
 var errLegIdle = errors.New("search: leg has nothing to search for")
 
 // runLeg runs one leg for the plan.
