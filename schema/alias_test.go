@@ -108,3 +108,20 @@ func TestAliasedInputsNameTheirProviderField(t *testing.T) {
 		}
 	}
 }
+
+func TestAliasLabel(t *testing.T) {
+	tests := []struct {
+		in   Input
+		want string
+	}{
+		{Input{Name: "param_01", Description: "cc-emails: Addresses to copy."}, "cc-emails"},
+		{Input{Name: "param_12", Description: "x-request-id"}, "x-request-id"},
+		{Input{Name: "subject", Description: "Note: a subject line."}, ""},
+		{Input{Name: "param_02", Description: strings.Repeat("d", 400)}, ""},
+	}
+	for _, tt := range tests {
+		if got := AliasLabel(tt.in); got != tt.want {
+			t.Errorf("AliasLabel(%+v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
