@@ -33,13 +33,13 @@ const ConfidentAt = 0.5
 // thing asked for, and weighs namedWeight as much; a word of a trailing
 // relative clause weighs clauseWeight as much.
 //
-// A word is covered by the tool's name or description (equal, or sharing
-// a form without an inflection ending: files/file) in full, by its
-// parameter names or enum values paramCover as much, by its parameter
-// descriptions paramDescCover as much, and by a synonym in its name,
-// description or parameter names synonymCover as much, and so is a word
-// the catalog lacks by the catalog word the search corrects it to (a
-// typo: see corrections); the best of these counts. The intent's coverage is the covered weight over the
+// A word is covered by the tool's name, description, parameter names or
+// enum values (equal, or sharing a form without an inflection ending:
+// files/file) in full, by its parameter descriptions paramDescCover as
+// much, and by a synonym in its name, description or parameter names
+// synonymCover as much, and so is a word the catalog lacks by the catalog
+// word the search corrects it to (a typo: see corrections); the best of
+// these counts. The intent's coverage is the covered weight over the
 // weight of its coveredOf heaviest words, at most 1: a long request
 // names more than one tool does, and its values (names, places, titles)
 // are not the tool's words.
@@ -52,9 +52,8 @@ const ConfidentAt = 0.5
 // times the name's. The constants were tuned on the even halves of the
 // bench sets, against the targets held by TestCalibration.
 const (
-	namedWeight    = 0.3
-	paramCover     = 0.8
-	paramDescCover = 0.5
+	namedWeight    = 0.6
+	paramDescCover = 0.7
 	synonymCover   = 0.5
 	coveredOf      = 6
 	intentShare    = 0.7
@@ -191,8 +190,7 @@ func (c confidenceScale) intentCoverage(d store.Doc) float64 {
 	if c.total == 0 {
 		return 0
 	}
-	own := textWords(d.Name, d.Desc)
-	params := textWords(d.Params, d.Enums)
+	own := textWords(d.Name, d.Desc, d.Params, d.Enums)
 	paramDescs := textWords(d.ParamDescs)
 	var got float64
 	for i, w := range c.words {
@@ -203,13 +201,10 @@ func (c confidenceScale) intentCoverage(d store.Doc) float64 {
 		switch {
 		case own.holds(w):
 			cover = 1
-		case params.holds(w):
-			cover = paramCover
 		case paramDescs.holds(w):
 			cover = paramDescCover
 		}
-		if cover < synonymCover && (own.holdsAny(c.syns[i]) || params.holdsAny(c.syns[i]) ||
-			(c.fixes[i] != "" && (own.holds(c.fixes[i]) || params.holds(c.fixes[i])))) {
+		if cover < synonymCover && (own.holdsAny(c.syns[i]) || (c.fixes[i] != "" && own.holds(c.fixes[i]))) {
 			cover = synonymCover
 		}
 		got += c.weights[i] * cover
