@@ -52,7 +52,7 @@ const ConfidentAt = 0.5
 // times the name's. The constants were tuned on the even halves of the
 // bench sets, against the targets held by TestCalibration.
 const (
-	namedWeight    = 0.6
+	namedWeight    = 0.4
 	paramDescCover = 0.7
 	synonymCover   = 0.5
 	coveredOf      = 6
