@@ -255,7 +255,12 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 			return nil, err // nothing to search for: stop words, punctuation, emoji
 		}
 	}
-	scale := s.scale(ctx, plan)
+	// Confidence's weights (a typo lookup among them) are measured beside
+	// the legs; resolve waits for them.
+	var scale confidenceScale
+	var scaled sync.WaitGroup
+	defer scaled.Wait()
+	scaled.Go(func() { scale = s.scale(ctx, plan) })
 	for cands := s.cands; ; cands *= 4 {
 		ranked, full, err := s.rank(ctx, plan, legs, cands)
 		if err != nil {
@@ -270,6 +275,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 		if err := named.Wait(); err != nil {
 			return nil, err
 		}
+		scaled.Wait()
 		out, complete, err := s.resolve(ctx, ranked, read, exact, scale, q.Allowed, limit)
 		if err != nil {
 			return nil, err
