@@ -35,6 +35,7 @@ type ScanRefusal struct {
 func ScanCatalog(r io.Reader) (Report, error) {
 	rep := Report{Flagged: []FlaggedTool{}}
 	dec := json.NewDecoder(r)
+	memo := detectMemo{} // servers repeat their parameter texts
 	for n := 1; ; n++ {
 		var obj map[string]json.RawMessage
 		err := dec.Decode(&obj)
@@ -56,7 +57,7 @@ func ScanCatalog(r io.Reader) (Report, error) {
 			return rep, fmt.Errorf("reading catalog tool %d: %w", n, err)
 		}
 		rep.Tools++
-		tool, err := Normalize(server, raw)
+		tool, err := normalize(server, raw, memo)
 		if err != nil {
 			rep.Refused = append(rep.Refused, ScanRefusal{Server: server, Refusal: refusalOf(raw, err)})
 			continue
