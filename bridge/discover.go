@@ -95,6 +95,7 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			ans.Note += " " + down
 		}
 	}
+	noteNoCloseMatch(&ans, results)
 	return textAnswer(ans, false), nil
 }
 
@@ -263,15 +264,22 @@ func fitCard(c card, max int) (card, int) {
 		return c, size
 	}
 	c.Inputs = append([]schema.Input(nil), c.Inputs...)
+	labels := make([]string, len(c.Inputs)) // an alias keeps the provider name it stands for
 	for i := range c.Inputs {
 		c.Inputs[i].Enum = nil
+		labels[i] = schema.AliasLabel(c.Inputs[i])
 	}
 	for _, n := range inputDescSteps {
 		if fits() {
 			return c, size
 		}
 		for i := range c.Inputs {
-			c.Inputs[i].Description = cutRunes(c.Inputs[i].Description, n)
+			in := &c.Inputs[i]
+			if labels[i] != "" && utf8.RuneCountInString(labels[i]) >= n {
+				in.Description = labels[i]
+			} else {
+				in.Description = cutRunes(in.Description, n)
+			}
 		}
 	}
 	for _, n := range summarySteps {

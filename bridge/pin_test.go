@@ -31,10 +31,13 @@ const (
 // listed is a tool as indexing hands it to a pin rule.
 func listed(t *testing.T, raw string, flags ...schema.Flag) *store.Tool {
 	t.Helper()
-	tool, err := schema.Normalize("notes", json.RawMessage(raw))
-	if err != nil {
-		t.Fatal(err)
+	var tools []*schema.Tool
+	refused := schema.NormalizeCatalog("notes", []json.RawMessage{json.RawMessage(raw)},
+		func(_ int, t *schema.Tool) { tools = append(tools, t) })
+	if len(tools) != 1 {
+		t.Fatalf("normalizing %s: refused %v", raw, refused)
 	}
+	tool := tools[0]
 	tool.Record.Flags = flags
 	rec, err := json.Marshal(tool.Record)
 	if err != nil {

@@ -51,6 +51,7 @@ type Options struct {
 // settings are Options with defaults filled and lookups prepared.
 type settings struct {
 	mask      *maskNode // nil: no mask
+	fields    []string  // the mask as given, for a note when it matches nothing
 	keep      map[string]bool
 	strip     map[string]bool
 	stripTail []string // suffixes of array-valued keys to strip
@@ -77,6 +78,7 @@ func resolve(opts *Options) (*settings, error) {
 	}
 	s := &settings{
 		mask:      parseMask(o.Fields),
+		fields:    o.Fields,
 		keep:      make(map[string]bool, len(o.Keep)),
 		strip:     make(map[string]bool, len(o.Strip)),
 		noStrip:   o.NoStrip,

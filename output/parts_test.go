@@ -1,6 +1,7 @@
 package output
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -179,3 +180,93 @@ func TestShapeDropsStructuredContentThatRepeatsText(t *testing.T) {
 // sections joined by line breaks, media left out. Pages hold exactly this
 // text's units, with headers repeated and a footer added.
 func (sh *Shaped) Text() string { return wholeText(sh.Sections) }
+
+// A text content serializing data that structuredContent wraps under one
+// name (server-memory's create_entities) is shown once, in the structured
+// form, in the text's key order.
+func TestShapeKeepsStructuredFormOfWrappedText(t *testing.T) {
+	const text = `[
+  {"name": "Alice", "entityType": "person", "observations": ["works at Acme"]}
+]`
+	structured := map[string]any{"entities": []any{map[string]any{
+		"entityType": "person", "name": "Alice", "observations": []any{"works at Acme"},
+	}}}
+	tests := []struct {
+		name       string
+		structured any
+		wantOnce   bool // else the text and the structured form (Bob) are both shown
+	}{
+		{"wrapped under one name", structured, true},
+		{"wrapped beside other data", map[string]any{"entities": structured["entities"], "count": 1.0}, true},
+		{"other data only", map[string]any{"entities": []any{"Bob"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sh, err := Shape(&mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+				StructuredContent: tt.structured,
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := sh.Text()
+			if n := strings.Count(out, "Alice"); n != 1 {
+				t.Errorf("Alice shown %d times; text:\n%s", n, out)
+			}
+			if !tt.wantOnce && !strings.Contains(out, "Bob") {
+				t.Errorf("the structured form's other data is lost:\n%s", out)
+			}
+			if tt.wantOnce && !strings.Contains(out, "entities") {
+				t.Errorf("the structured form's name is lost:\n%s", out)
+			}
+			if tt.wantOnce && strings.Index(out, "Alice") > strings.Index(out, "person") {
+				t.Errorf("the text's key order is lost (name before entityType):\n%s", out)
+			}
+		})
+	}
+}
+
+// A mask naming no field of the result says so and lists the fields that
+// exist, instead of a page of {}.
+func TestShapeMaskMatchingNothing(t *testing.T) {
+	tests := []struct {
+		name   string
+		fields []string
+		want   []string // substrings of the text
+		absent []string
+	}{
+		{"no field exists", []string{"nope", "user.nothing"},
+			[]string{`no field matched fields ["nope" "user.nothing"]`, "number", "title", "user.login"}, []string{"{}"}},
+		{"one field exists", []string{"nope", "title"}, []string{"title"}, []string{"no field matched"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sh, err := Shape(jsonResult(t, issueRecords(3)), &Options{Fields: tt.fields})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := sh.Text()
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text lacks %q:\n%s", w, text)
+				}
+			}
+			for _, a := range tt.absent {
+				if strings.Contains(text, a) {
+					t.Errorf("text holds %q:\n%s", a, text)
+				}
+			}
+		})
+	}
+}
+
+func TestNoMatchNoteIsBounded(t *testing.T) {
+	var obj object
+	for i := range 100 {
+		obj = append(obj, member{key: fmt.Sprintf("field%03d", i), val: 1.0})
+	}
+	note := noMatchNote([]string{"x"}, obj)
+	if !strings.Contains(note, "field039") || strings.Contains(note, "field040") || !strings.Contains(note, "(and 60 more)") {
+		t.Errorf("note not bounded to %d fields: %s", maxListedFields, note)
+	}
+}

@@ -70,6 +70,8 @@ var ErrNilResult = errors.New("nil tool result")
 // that parses as a JSON object or array; when a text content carries the
 // same data as structuredContent, it is used once, in the text's key order.
 // Other text, images, audio and resources pass through untouched, in order.
+// JSON that a field mask names nothing of becomes a note that says so and
+// lists the fields it has (a page of {} would tell the model nothing).
 // A result with IsError set passes through whole: no projection, no paging.
 func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	if res == nil {
@@ -94,6 +96,8 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 			sh.Sections = append(sh.Sections, compactSection(src.value))
 		case res.IsError:
 			sh.Sections = append(sh.Sections, Section{Form: FormText, Units: []Unit{{Text: src.text}}})
+		case src.isJSON && !s.maskMatches(src.value):
+			sh.Sections = append(sh.Sections, textSection(noMatchNote(s.fields, src.value)))
 		case src.isJSON:
 			sh.Sections = append(sh.Sections, renderJSON(s.project(src.value), s.limit())...)
 		default:

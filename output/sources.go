@@ -3,6 +3,8 @@ package output
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +24,12 @@ type source struct {
 // structuredContent, unless a text content carries the same data: then only
 // the text is used, for it keeps the provider's key order (a client decodes
 // structuredContent into a map, so its order is gone; this package then
-// sorts its keys).
+// sorts its keys). When a member of a structuredContent object holds the
+// data a JSON text content serializes (server-memory sends create_entities'
+// entities as text and as {"entities": [...]}; the demo server's lists as
+// an array and as {"items": [...], "count": N}), the structured form is
+// kept, in the text's place, with the text's key order inside that member,
+// and the text is dropped: the same data is shown once, under its name.
 func readSources(res *mcp.CallToolResult) ([]source, error) {
 	var sources []source
 	for _, c := range res.Content {
@@ -48,6 +55,10 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 			return sources, nil
 		}
 	}
+	if i, wrapped, ok := wrapsJSONText(plain, sources); ok {
+		sources[i] = source{text: compactJSON(wrapped), value: wrapped, isJSON: true}
+		return sources, nil
+	}
 	if wrapsTexts(plain, sources) {
 		return sources, nil
 	}
@@ -60,6 +71,41 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 		return nil, fmt.Errorf("reading structured content: %w", err)
 	}
 	return append(sources, source{text: compactJSON(v), value: v, isJSON: true}), nil
+}
+
+// wrapsJSONText finds a JSON text content whose data is a member of a
+// structured object, and returns its index and the structured form with
+// that member's value taken from the text (so the provider's key order
+// stays there; the other members' keys are sorted).
+func wrapsJSONText(plain any, sources []source) (int, object, bool) {
+	p, ok := plain.(map[string]any)
+	if !ok {
+		return 0, nil, false
+	}
+	keys := slices.Sorted(maps.Keys(p))
+	for _, key := range keys {
+		for i, src := range sources {
+			if _, text := src.content.(*mcp.TextContent); !text || !src.isJSON || !sameData(src.value, p[key]) {
+				continue
+			}
+			out := make(object, 0, len(p))
+			for _, k := range keys {
+				v := any(src.value)
+				if k != key {
+					raw, err := json.Marshal(p[k])
+					if err != nil {
+						return 0, nil, false
+					}
+					if v, err = decodeOrdered(raw); err != nil {
+						return 0, nil, false
+					}
+				}
+				out = append(out, member{key: k, val: v})
+			}
+			return i, out, true
+		}
+	}
+	return 0, nil, false
 }
 
 // wrapsTexts reports whether structured content only repeats text the

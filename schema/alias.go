@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // clearName is the shape of a provider property name that a card may show
@@ -51,6 +52,25 @@ func assignAliases(names []string, hide func(string) bool) (shown map[string]str
 		aliases[alias] = name
 	}
 	return shown, aliases
+}
+
+// aliasForm is the shape of the names assignAliases gives.
+var aliasForm = regexp.MustCompile(`^param_[0-9]{2,}$`)
+
+// AliasLabel returns the provider name an aliased card input's
+// description starts with ("cc-emails" for param_01 described as
+// "cc-emails: Addresses to copy."), or "" for an input shown under its
+// own name. A card shrunk to fit keeps at least this much of such a
+// description: without it, param_01 says nothing of what it is.
+func AliasLabel(in Input) string {
+	if !aliasForm.MatchString(in.Name) {
+		return ""
+	}
+	label, _, _ := strings.Cut(in.Description, ": ")
+	if utf8.RuneCountInString(label) > MaxNameChars {
+		return "" // longer than any label projectInput writes
+	}
+	return label
 }
 
 // ArgError is a problem with one top-level argument name, found while

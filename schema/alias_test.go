@@ -89,3 +89,39 @@ func TestProviderArgs(t *testing.T) {
 		})
 	}
 }
+
+// An aliased input's card description starts with its provider name, so
+// the card says what param_01 is.
+func TestAliasedInputsNameTheirProviderField(t *testing.T) {
+	tool := mustNormalize(t, `{"name":"send","inputSchema":{"type":"object","properties":{
+		"cc-emails":{"type":"array","items":{"type":"string"},"description":"Addresses to copy."},
+		"x-request-id":{"type":"string"},
+		"subject":{"type":"string","description":"Subject line."}}}}`)
+	want := map[string]string{"cc-emails": "cc-emails: Addresses to copy.", "x-request-id": "x-request-id", "subject": "Subject line."}
+	for _, in := range tool.Card.Inputs {
+		provider := tool.Record.Aliases[in.Name]
+		if provider == "" {
+			provider = in.Name
+		}
+		if in.Description != want[provider] {
+			t.Errorf("input %s (%s): description %q, want %q", in.Name, provider, in.Description, want[provider])
+		}
+	}
+}
+
+func TestAliasLabel(t *testing.T) {
+	tests := []struct {
+		in   Input
+		want string
+	}{
+		{Input{Name: "param_01", Description: "cc-emails: Addresses to copy."}, "cc-emails"},
+		{Input{Name: "param_12", Description: "x-request-id"}, "x-request-id"},
+		{Input{Name: "subject", Description: "Note: a subject line."}, ""},
+		{Input{Name: "param_02", Description: strings.Repeat("d", 400)}, ""},
+	}
+	for _, tt := range tests {
+		if got := AliasLabel(tt.in); got != tt.want {
+			t.Errorf("AliasLabel(%+v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -83,7 +83,10 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 // withheldName stands on a card for a tool name the detector flagged.
 const withheldName = "name_withheld"
 
-// projectInput writes one property as a card input.
+// projectInput writes one property as a card input. An input shown under
+// an alias (param_01) has a description that starts with its provider
+// name ("cc-emails: ..."), so the card says what it is, unless the
+// detector flagged that name.
 func projectInput(root *node, p property, alias string, cut *spanCutter) (Input, int) {
 	target := resolve(root, p.schema)
 	raw := target.get("description").str()
@@ -94,6 +97,11 @@ func projectInput(root *node, p property, alias string, cut *spanCutter) (Input,
 		raw = target.get("title").str()
 	}
 	raw = cut.cut(raw)
+	if alias != p.name && !cut.flagged(p.name) {
+		if label, _ := Sanitize(p.name, MaxNameChars); label != "" {
+			raw = strings.TrimSuffix(label+": "+raw, ": ")
+		}
+	}
 	desc, n := sanitize(raw, inputDescChars, cut.lureIn(raw), true)
 	return Input{
 		Name:        alias,

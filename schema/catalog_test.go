@@ -90,3 +90,29 @@ func sumCounts(m map[string]int) int {
 	}
 	return n
 }
+
+// TestRefusesTaskOnlyTools: a tool that must be called as a task
+// (execution.taskSupport "required", everything/simulate-research-query in
+// the laptop catalog) always fails through the bridge, so it is refused at
+// index with that reason; "optional" and "forbidden" are indexed.
+func TestRefusesTaskOnlyTools(t *testing.T) {
+	var everything []json.RawMessage
+	for _, line := range readLines(t, dataPath("catalogs", "laptop.jsonl")) {
+		if server, raw := catalogTool(t, line); server == "everything" {
+			everything = append(everything, raw)
+		}
+	}
+	tools, refused := normalizeAll("everything", everything)
+	if len(refused) != 1 || refused[0].Tool != "simulate-research-query" || !strings.Contains(refused[0].Reason, "task") {
+		t.Fatalf("refused %+v, want simulate-research-query for task augmentation", refused)
+	}
+	if len(tools) != len(everything)-1 {
+		t.Errorf("%d of %d tools stored", len(tools), len(everything))
+	}
+	for _, support := range []string{"optional", "forbidden"} {
+		raw := `{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + support + `"}}`
+		if _, err := Normalize("s", json.RawMessage(raw)); err != nil {
+			t.Errorf("taskSupport %s: %v", support, err)
+		}
+	}
+}

@@ -1,6 +1,6 @@
 // Package schema turns one raw MCP tool, as a server's tools/list sends it,
 // into an exact [Record] (the source of truth for execution) and a lossy
-// [Card] (the reading aid a model chooses from), with [Normalize] and
+// [Card] (the reading aid a model chooses from), a catalog at a time with
 // [NormalizeCatalog]. It enforces the catalog limits, derives safe input
 // aliases, cleans untrusted provider prose ([Sanitize]) and validates call
 // arguments against the exact JSON Schema ([Validator]).

@@ -88,3 +88,9 @@ func normalizeAll(server string, raws []json.RawMessage) (tools []*Tool, refused
 	refused = NormalizeCatalog(server, raws, func(_ int, t *Tool) { tools = append(tools, t) })
 	return tools, refused
 }
+
+// Normalize normalizes one tool alone, as [NormalizeCatalog] does each tool
+// of a catalog: the form most tests of one tool want.
+func Normalize(server string, raw json.RawMessage) (*Tool, error) {
+	return normalize(server, raw, nil)
+}

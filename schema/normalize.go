@@ -28,14 +28,10 @@ type Refusal struct {
 	Reason string `json:"reason"`
 }
 
-// Normalize turns one tool object, exactly as tools/list sends it, into its
-// exact Record and its Card. A tool over a limit, or one that cannot be
-// called safely, returns a *RefusalError. Normalize never panics.
-func Normalize(server string, raw json.RawMessage) (*Tool, error) {
-	return normalize(server, raw, nil)
-}
-
-// normalize is Normalize with the detector's memo of one catalog (may be nil).
+// normalize turns one tool object, exactly as tools/list sends it, into its
+// exact Record and its Card, with the detector's memo of one catalog (may be
+// nil). A tool over a limit, or one that cannot be called safely, returns a
+// *RefusalError. normalize never panics.
 func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
 		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
@@ -55,6 +51,9 @@ func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, erro
 		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
 	if reason := fieldProblem(tool); reason != "" {
+		return nil, &RefusalError{Tool: name, Reason: reason}
+	}
+	if reason := needsUnsupported(tool); reason != "" {
 		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
 	input := tool.get("inputSchema")
@@ -112,6 +111,17 @@ func fieldProblem(tool *node) string {
 	}
 	if n := tool.get("annotations"); n != nil && n.kind != kindObject && n.kind != kindNull {
 		return "annotations are not an object"
+	}
+	return ""
+}
+
+// needsUnsupported refuses a tool that can only be called in a way the
+// bridge does not support: one whose execution.taskSupport is "required"
+// must be called as a task (MCP task augmentation), and every plain call
+// to it fails.
+func needsUnsupported(tool *node) string {
+	if tool.get("execution").get("taskSupport").str() == "required" {
+		return `needs task augmentation (execution.taskSupport is "required"), which the bridge does not support`
 	}
 	return ""
 }

@@ -638,9 +638,3 @@ func (c *spanCutter) lureIn(src string) func(string) bool {
 
 // removedNote is the card note for a tool whose text was cut.
 const removedNote = "text that addressed the model rather than describing the tool was removed"
-
-// Lure reports whether one sentence breaks a detector rule, and which.
-func Lure(sentence string) (rule string, ok bool) {
-	r := poison.match(sentence, 1)
-	return r, r != ""
-}

@@ -34,8 +34,8 @@ type ScanRefusal struct {
 // it. It fails only on text that is not a sequence of JSON objects.
 func ScanCatalog(r io.Reader) (Report, error) {
 	rep := Report{Flagged: []FlaggedTool{}}
-	memo := detectMemo{}
 	dec := json.NewDecoder(r)
+	memo := detectMemo{} // servers repeat their parameter texts
 	for n := 1; ; n++ {
 		var obj map[string]json.RawMessage
 		err := dec.Decode(&obj)

@@ -217,7 +217,11 @@ func (v *Validator) findMissing(value any, schema *node, path []string, depth in
 				}
 				seen = append(seen, name)
 				prop := propertySchema(members, name)
-				desc, _ := Sanitize(resolve(v.root, prop).get("description").str(), inputDescChars)
+				raw := resolve(v.root, prop).get("description").str()
+				if shown, ok := v.shown[name]; ok && len(path) == 0 && shown != name {
+					raw = strings.TrimSuffix(name+": "+raw, ": ") // as its card says (see projectInput)
+				}
+				desc, _ := Sanitize(raw, inputDescChars)
 				*out = append(*out, Missing{
 					Path:        v.pointer(append(slices.Clone(path), name)),
 					Type:        typeName(v.root, prop, 0),

@@ -90,7 +90,7 @@ func TestMissingDescribesInputs(t *testing.T) {
 		t.Errorf("missing %+v, want %+v", checked.Missing, want)
 	}
 	checked, _ = v.Check(nil)
-	if checked.Missing[1] != (Missing{Path: "/param_01", Type: "string", Description: "Who orders."}) {
+	if checked.Missing[1] != (Missing{Path: "/param_01", Type: "string", Description: "user-id: Who orders."}) { // aliased: its provider name first
 		t.Errorf("missing %+v", checked.Missing)
 	}
 }

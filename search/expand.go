@@ -84,6 +84,12 @@ var synonymGroups = [][]string{
 	{"free", "available", "availability"},
 	{"message", "post", "send"},
 	{"mail", "email"},
+	// What keeps facts for later, as the real catalogs say it: the memory
+	// server's "knowledge graph" of entities and observations, Azure's
+	// "knowledge base", Reflect's notes. ("memory" is left out: most
+	// tools that say it mean RAM.)
+	{"remember", "memorize", "knowledge graph", "knowledge base"},
+	{"fact", "observation", "note"},
 }
 
 // synonyms maps each word of a group to the other members.

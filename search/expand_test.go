@@ -83,9 +83,17 @@ func TestCoverage(t *testing.T) {
 		{[]string{"tomorrow"}, []float64{0}, 0},
 	}
 	for _, tt := range descTests {
-		if got := descCoverage(doc, tt.intent, tt.weights); got != tt.want {
+		if got := descCoverage(doc, tt.intent, tt.weights, make([][]string, len(tt.intent))); got != tt.want {
 			t.Errorf("descCoverage(%q) = %v, want %v", tt.intent, got, tt.want)
 		}
+	}
+	// A word held only by a synonym (a phrase: all its words) counts
+	// synonymCover as much.
+	memory := store.Doc{Name: "add observations", Desc: "Add new observations to existing entities in the knowledge graph"}
+	table := newSynonyms(synonymGroups)
+	intent := []string{"remember", "fact"}
+	if got := descCoverage(memory, intent, []float64{1, 1}, [][]string{table.of("remember"), table.of("fact")}); got != synonymCover {
+		t.Errorf("descCoverage(%q) by synonyms = %v, want %v", intent, got, synonymCover)
 	}
 }
 

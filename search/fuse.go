@@ -133,18 +133,6 @@ func (c candidate) tieBreak(o candidate) int {
 	return cmp.Compare(c.id, o.id)
 }
 
-// max fused score a tool can reach with these legs answering: first, with
-// the top score, in each of them. Confidence is measured against it.
-func (f fusion) ceiling(answered [numLegs]bool) float64 {
-	var m float64
-	for l, ok := range answered {
-		if ok {
-			m += f.weights[l] / (f.k + 1)
-		}
-	}
-	return m
-}
-
 // wordsRank is the candidate's rank in the words leg, or a large number.
 func (c candidate) wordsRank() int {
 	for _, h := range c.legs {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"testing"
 
 	"github.com/capbridge/capbridge/store"
@@ -53,22 +52,6 @@ func TestFuse(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestConfidenceCeiling(t *testing.T) {
-	f := fusion{weights: [numLegs]float64{1, 0.5, 1}, k: 60}
-	legs := [numLegs][]hit{LegWords: {{1, 4, ""}, {2, 1, ""}}, LegTrigrams: {{1, 3, ""}}}
-	got := f.fuse(legs)
-	ceil := f.ceiling([numLegs]bool{true, true, false})
-	if c := confidence(got[0].fused, ceil); math.Abs(c-1) > 1e-9 {
-		t.Errorf("top of every answering leg: confidence %v, want 1", c)
-	}
-	if c := confidence(got[1].fused, ceil); c <= 0 || c >= confidence(got[0].fused, ceil) {
-		t.Errorf("second result confidence %v, want in (0, first)", c)
-	}
-	if c := confidence(1, 0); c != 0 {
-		t.Errorf("confidence with no answering leg = %v, want 0", c)
 	}
 }
 

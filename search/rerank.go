@@ -24,8 +24,9 @@ import (
 // hold: BM25 divides by the whole text's length, so a tool described in
 // one clear sentence but with many documented parameters loses to a terse
 // one that merely names a common word; what the tool says it does should
-// count first. The rows it reads (texts only: store.ToolDocs) are
-// returned for resolve to reuse.
+// count first. A tool whose description says it is deprecated then has
+// its score multiplied by deprecatedRank. The rows it reads (texts only:
+// store.ToolDocs) are returned for resolve to reuse.
 func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, depth int) (map[int64]store.Tool, error) {
 	top := ranked[:min(depth, len(ranked))]
 	if len(top) == 0 || (s.nameBoost <= 0 && s.descBoost <= 0) {
@@ -44,6 +45,10 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		byID[t.ID] = t
 	}
 	weights := s.rarity(ctx, p)
+	syns := make([][]string, len(p.meant))
+	for i, w := range p.meant {
+		syns[i] = s.syn.of(w)
+	}
 	for i := range top {
 		t, ok := byID[top[i].id]
 		if !ok {
@@ -53,7 +58,10 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn)
 		}
 		if s.descBoost > 0 {
-			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights)
+			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights, syns)
+		}
+		if deprecated(t.Doc.Desc) {
+			top[i].fused *= deprecatedRank
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
@@ -79,9 +87,12 @@ func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
 }
 
 // descCoverage is the weighted share of intent words that d's name or
-// description holds (matched as by wordsMatch). It scans the text once,
-// allocating little: it runs on every candidate boostNames reads.
-func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 {
+// description holds (matched as by wordsMatch), a word held only by a
+// synonym (syns, by intent word) counting synonymCover as much. It scans
+// the text once, allocating little: it runs on every candidate
+// boostNames reads; the synonyms' check reads it again only when an
+// uncovered word has synonyms.
+func descCoverage(d store.Doc, intentWords []string, weights []float64, syns [][]string) float64 {
 	var total float64
 	for _, w := range weights {
 		total += w
@@ -123,6 +134,18 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64) float64 
 					}
 				}
 			}
+		}
+	}
+	var text wordSet
+	for i := range intentWords {
+		if covered[i] || len(syns[i]) == 0 || weights[i] == 0 {
+			continue
+		}
+		if text == nil {
+			text = textWords(d.Name, d.Desc)
+		}
+		if text.holdsAny(syns[i]) {
+			hit += synonymCover * weights[i]
 		}
 	}
 	return hit / total

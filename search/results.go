@@ -11,9 +11,11 @@ import (
 // candidates in fused order, dropping tools out of scope, until limit
 // results or the cut. complete says no wider candidate list could change
 // the answer (the limit or the cut was reached). Ranking reads only the
-// tools' texts (store.ToolDocs); the results' whole rows are read last.
-func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
-	out, complete, err := s.choose(ctx, ranked, read, exact, answered, allowed, limit)
+// tools' texts (store.ToolDocs); the results' whole rows are read last,
+// and each result's confidence is measured on its whole text (see
+// confidenceScale); a tool the intent names keeps confidence 1.
+func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, scale confidenceScale, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
+	out, complete, err := s.choose(ctx, ranked, read, exact, allowed, limit)
 	if err != nil || len(out) == 0 {
 		return out, complete, err
 	}
@@ -26,13 +28,22 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 		return nil, false, fmt.Errorf("reading ranked tools: %w", err)
 	}
 	byID := make(map[int64]store.Tool, len(tools))
+	var names []string
 	for _, t := range tools {
 		byID[t.ID] = t
+		names = append(names, nameWords(t.Name)...)
+	}
+	nameDocs, err := s.st.Terms(ctx, names)
+	if err != nil {
+		return nil, false, fmt.Errorf("weighing result names: %w", err)
 	}
 	kept := out[:0]
 	for _, r := range out {
 		if t, ok := byID[r.ToolID]; ok { // else replaced by a re-index since it was ranked
 			r.Tool = t
+			if !r.Exact {
+				r.Confidence = scale.of(t.Name, t.Doc, nameDocs)
+			}
 			kept = append(kept, r)
 		}
 	}
@@ -40,9 +51,8 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 }
 
 // choose is resolve on the tools' texts: its Results' Tool rows lack
-// Record, Card and hashes.
-func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, answered [numLegs]bool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
-	ceiling := s.fusion.ceiling(answered) * (1 + max(0, s.nameBoost)) * (1 + max(0, s.descBoost))
+// Record, Card and hashes, and their confidence is not yet measured.
+func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
 	fusedByID := make(map[int64]candidate, len(ranked))
 	for _, c := range ranked {
 		fusedByID[c.id] = c
@@ -81,18 +91,10 @@ func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int6
 				return out, true, nil // the rest rank lower still
 			}
 			out = append(out, Result{ToolID: t.ID, Server: t.Server, Name: t.Name, Score: c.fused,
-				Confidence: confidence(c.fused, ceiling), Legs: c.legs, Tool: t})
+				Legs: c.legs, Tool: t})
 		}
 	}
 	return out, len(out) == limit, nil
-}
-
-// confidence is fused / ceiling, clamped to [0, 1].
-func confidence(fused, ceiling float64) float64 {
-	if ceiling <= 0 {
-		return 0
-	}
-	return min(1, max(0, fused/ceiling))
 }
 
 // tools returns the rows of part's candidates not taken, in order, from

@@ -219,16 +219,11 @@ type Result struct {
 	// better. A tool placed first because the intent names it keeps the
 	// score the legs gave it (0 if they did not find it).
 	Score float64
-	// Confidence in [0, 1] is Score divided by the highest score any tool
-	// could reach for this intent: ranked first, with the top score, by
-	// every leg that answered, with every word of its name in the intent
-	// and every word of the intent in its description (sum over answering
-	// legs of weight/(k+1), times 1+NameBoost, times 1+DescBoost). 1 means
-	// every signal agreed this is the best match; a tool ranked first by
-	// the words leg alone, its name half spelled out, its description
-	// holding every intent word, and missed by the trigram leg gets
-	// (1.25*1.5)/(1.6*1.5*1.5) = 0.52. A tool the intent names exactly has
-	// confidence 1.
+	// Confidence in [0, 1] measures the match itself, not the rank: the
+	// share of the intent, its words weighed by rarity, that the tool's
+	// name, description and parameters cover (see confidenceScale). At
+	// ConfidentAt or above the tool is a close match. A tool the intent
+	// names exactly has confidence 1.
 	Confidence float64
 	// Exact says the intent named this tool (its name or server/name).
 	Exact bool
@@ -261,8 +256,14 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 			return nil, err // nothing to search for: stop words, punctuation, emoji
 		}
 	}
+	// Confidence's weights (a typo lookup among them) are measured beside
+	// the legs; resolve waits for them.
+	var scale confidenceScale
+	var scaled sync.WaitGroup
+	defer scaled.Wait()
+	scaled.Go(func() { scale = s.scale(ctx, plan) })
 	for cands := s.cands; ; cands *= 4 {
-		ranked, answered, full, err := s.rank(ctx, plan, legs, cands)
+		ranked, full, err := s.rank(ctx, plan, legs, cands)
 		if err != nil {
 			named.Wait()
 			return nil, err
@@ -275,7 +276,8 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 		if err := named.Wait(); err != nil {
 			return nil, err
 		}
-		out, complete, err := s.resolve(ctx, ranked, read, exact, answered, q.Allowed, limit)
+		scaled.Wait()
+		out, complete, err := s.resolve(ctx, ranked, read, exact, scale, q.Allowed, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -298,10 +300,9 @@ func (s *Searcher) legSet(want []Leg) [numLegs]bool {
 	return set
 }
 
-// rank runs the chosen legs side by side and fuses them. answered says
-// which legs returned without error; full says some leg filled cands, so
-// a wider call could find more.
-func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands int) (ranked []candidate, answered [numLegs]bool, full bool, err error) {
+// rank runs the chosen legs side by side and fuses them. full says some
+// leg filled cands, so a wider call could find more.
+func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands int) (ranked []candidate, full bool, err error) {
 	var hits [numLegs][]hit
 	var legErr [numLegs]error
 	g, gctx := errgroup.WithContext(ctx)
@@ -318,17 +319,16 @@ func (s *Searcher) rank(ctx context.Context, p *plan, legs [numLegs]bool, cands 
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, answered, false, err
+		return nil, false, err
 	}
 	for _, l := range AllLegs {
-		answered[l] = legs[l] && legErr[l] == nil
 		full = full || len(hits[l]) >= cands
 	}
-	return s.fusion.fuse(hits), answered, full, nil
+	return s.fusion.fuse(hits), full, nil
 }
 
 // errLegIdle says a leg had nothing to search for (the trigram leg on an
-// intent whose words the catalog all knows); it does not count as answered.
+// intent whose words the catalog all knows); it is not an error.
 var errLegIdle = errors.New("search: leg has nothing to search for")
 
 // runLeg runs one leg for the plan.

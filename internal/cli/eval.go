@@ -17,10 +17,12 @@ import (
 type evalReport struct {
 	search.Metrics
 	Legs map[string]search.Metrics `json:"legs"`
+	// Confidence is the calibration report of --confidence.
+	Confidence *search.Calibration `json:"confidence,omitempty"`
 }
 
 var evalHelp = commandHelp{
-	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--json]",
+	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--confidence F.jsonl [--domains F.txt]] [--json]",
 		"eval --catalog F.jsonl --names spaced|camel|kebab|typo [--half even|odd] [--json]"},
 	about: `Loads the catalog into a temporary database through the same normalization
 and store path as real servers, runs every query through discovery's search
@@ -28,9 +30,16 @@ and prints recall@1/3/5, hit@5, MRR and p50/p95 latency, fused and per leg.
 With --names, the queries are the catalog's own tool names, one a tool,
 written spaced, camelCase, kebab-case, or spaced with one typo in the
 longest word (seeded, so every run is the same), each naming its tool.
+With --confidence it also measures what confidence means: how often a
+relevant tool ranked first reaches the close-match bar, and how often the
+queries run against another catalog (one lacking their tools, less the
+queries naming a domain listed in --domains) get no card that reaches it.
 Files ending in .gz are read gzipped.`,
-	examples: []string{"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd",
-		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --names typo"},
+	examples: []string{
+		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd",
+		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --names typo",
+		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd --confidence testdata/catalogs/laptop.jsonl.gz --domains testdata/catalogs/laptop.domains.txt",
+	},
 }
 
 func runEval(ctx context.Context, e env) error {
@@ -44,6 +53,9 @@ func runEval(ctx context.Context, e env) error {
 	half := fs.String("half", "all", "queries to run: even (tuning half), odd (held out) or all")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	names := fs.String("names", "", "instead of --queries, one query per tool: its name words written `form` spaced, camel, kebab or typo")
+	var absent absentCase
+	fs.StringVar(&absent.catalog, "confidence", "", "also measure confidence; the absent case runs the queries against this catalog `file`, which lacks their tools")
+	fs.StringVar(&absent.domains, "domains", "", "with --confidence: `file` of words and phrases, one a line, naming what that catalog serves (queries naming one are left out)")
 	args, done, err := parseFlags(fs, e, evalHelp)
 	if done {
 		return err
@@ -59,6 +71,8 @@ func runEval(ctx context.Context, e env) error {
 		return &usageError{msg: "eval: --half must be even, odd or all"}
 	case (*embedURL == "") != (*embedModel == ""):
 		return &usageError{msg: "eval: --embed and --embed-model go together"}
+	case absent.domains != "" && absent.catalog == "":
+		return &usageError{msg: "eval: --domains goes with --confidence"}
 	}
 	var form search.NameForm
 	var qs []search.EvalQuery
@@ -75,7 +89,7 @@ func runEval(ctx context.Context, e env) error {
 			return err
 		}
 	}
-	rep, err := evaluate(ctx, *catalog, qs, form, *half, *limit, emb)
+	rep, err := evaluate(ctx, *catalog, qs, form, *half, *limit, emb, absent)
 	if err != nil {
 		return err
 	}
@@ -99,8 +113,9 @@ func readEvalQueries(path string) ([]search.EvalQuery, error) {
 
 // evaluate loads the catalog into a temporary store and measures the fused
 // search and each leg alone, on qs or, with a name form, on one query per
-// tool (search.NameQueries), either cut to half.
-func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder) (*evalReport, error) {
+// tool (search.NameQueries), either cut to half; and confidence when absent
+// names a catalog.
+func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder, absent absentCase) (*evalReport, error) {
 	dir, err := os.MkdirTemp("", "capbridge-eval-")
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -143,6 +158,11 @@ func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names 
 		}
 		rep.Legs[leg.String()] = m
 	}
+	if absent.catalog != "" {
+		if rep.Confidence, err = calibrate(ctx, dir, s, qs, limit, emb, absent); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
 	return rep, nil
 }
 
@@ -157,5 +177,8 @@ func printEval(w io.Writer, rep *evalReport) {
 		if m, ok := rep.Legs[leg.String()]; ok {
 			row(leg.String(), m)
 		}
+	}
+	if rep.Confidence != nil {
+		printCalibration(w, rep.Confidence)
 	}
 }

@@ -1,0 +1,56 @@
+package bridge
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/capbridge/capbridge/search"
+)
+
+// A discovery whose cards all fall short of search.ConfidentAt still shows
+// the closest, and says there is no close match; one with a close match
+// says nothing of the kind.
+func TestDiscoverSaysNoCloseMatch(t *testing.T) {
+	f := newFixture(t, "helpdesk", "calendar")
+	cs := connectClient(t, f.b)
+	tests := []struct {
+		intent    string
+		wantNote  bool
+		wantCards bool
+	}{
+		{"open a support ticket for a customer", false, true},
+		{"what is the weather forecast in Lisbon tomorrow", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.intent, func(t *testing.T) {
+			res, ans := call(t, cs, DiscoverTool, map[string]any{"intent": tt.intent, "limit": 5})
+			text := answerText(t, res)
+			if res.IsError {
+				t.Fatalf("isError: %s", text)
+			}
+			note, _ := ans["note"].(string)
+			if got := strings.HasPrefix(note, "No close match"); got != tt.wantNote {
+				t.Errorf("no-close-match note %v, want %v: %s", got, tt.wantNote, text)
+			}
+			if got := len(ans["matches"].([]any)) > 0; got != tt.wantCards {
+				t.Errorf("cards shown %v, want %v: %s", got, tt.wantCards, text)
+			}
+		})
+	}
+}
+
+// The note never takes the answer past maxAnswerBytes: the last cards
+// give way, counted in omitted.
+func TestNoCloseMatchNoteKeepsTheBudget(t *testing.T) {
+	big := card{Name: "t", Summary: strings.Repeat("s", maxAnswerBytes/2-100), Complete: true}
+	ans := discovery{Matches: []card{big, big}}
+	if b, _ := json.Marshal(ans); len(b)+len(noCloseMatchNote) <= maxAnswerBytes {
+		t.Fatalf("fixture too small: %d bytes", len(b))
+	}
+	noteNoCloseMatch(&ans, []search.Result{{Confidence: 0.2}, {Confidence: 0.1}})
+	b, _ := json.Marshal(ans)
+	if ans.Note != noCloseMatchNote || len(b) > maxAnswerBytes || len(ans.Matches) != 1 || ans.Omitted != 1 {
+		t.Errorf("note %q, %d bytes, %d cards, omitted %d", ans.Note, len(b), len(ans.Matches), ans.Omitted)
+	}
+}

@@ -1,0 +1,288 @@
+package search
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/capbridge/capbridge/store"
+)
+
+// ConfidentAt is the confidence at or above which a result is a close
+// match for its intent: the bar the calibration targets are measured at
+// (see EvaluateConfidence), and below which discovery says there is no
+// close match.
+const ConfidentAt = 0.5
+
+// Confidence is measured on the match itself, not on the result's rank:
+// how much of the intent the tool's own text covers, each intent word
+// weighed by how rare it is, and how much of the tool's name the intent
+// spells out. A tool covering the few words that say what is wanted is
+// confident; one that shares only common words ("get", "list", "find")
+// with an intent whose telling words no tool holds is not, whatever its
+// rank among the others.
+//
+// Each word of the intent (stop words aside, numbers left out) weighs
+// ln(1 + N/df), df the number of the catalog's N tools that hold it or
+// one of its stems. A word no tool holds weighs as a word one tool holds:
+// it may be what the intent asks for, and the catalog lacks it. A word
+// the intent writes as a name (a capital anywhere but first: Alice,
+// Paris), or only inside a value (a quoted phrase of a few words, a path,
+// a file or host name, an address: see valueWords), is a value, not the
+// thing asked for, and weighs namedWeight as much; a word of a trailing
+// relative clause weighs clauseWeight as much.
+//
+// A word is covered by the tool's name, description, parameter names or
+// enum values (equal, or sharing a form without an inflection ending:
+// files/file) in full, by its parameter descriptions paramDescCover as
+// much, and by a synonym in its name, description or parameter names
+// synonymCover as much, and so is a word the catalog lacks by the catalog
+// word the search corrects it to (a typo: see corrections); the best of
+// these counts. The intent's coverage is the covered weight over the
+// weight of its coveredOf heaviest words, at most 1: a long request
+// names more than one tool does, and its values (names, places, titles)
+// are not the tool's words.
+//
+// The name's coverage is the share, by rarity in the catalog, of the
+// tool's name words (stop words and numbers aside) that match an intent
+// word or its synonym (see wordsMatch).
+//
+// Confidence is intentShare times the intent's coverage plus the rest
+// times the name's. The constants were tuned on the even halves of the
+// bench sets, against the targets held by TestCalibration.
+const (
+	namedWeight    = 0.4
+	paramDescCover = 0.7
+	synonymCover   = 0.5
+	coveredOf      = 6
+	intentShare    = 0.7
+)
+
+// confidenceScale holds what confidence needs of one intent.
+type confidenceScale struct {
+	n       int // tools in the catalog
+	words   []string
+	weights []float64
+	syns    [][]string // synonyms of each word
+	fixes   []string   // the correction of each word, or ""
+	total   float64    // the weight of the coveredOf heaviest words
+	syn     synonyms
+}
+
+// scale weighs the plan's words for confidence (see ConfidentAt).
+func (s *Searcher) scale(ctx context.Context, p *plan) confidenceScale {
+	n, _ := s.catalogSize(ctx)
+	named := writtenAsNames(p.intent)
+	for w := range valueWords(p.intent) {
+		named[w] = true
+	}
+	// The plan's corrections, word by word (meant holds them in place).
+	fixed := make(map[string]string)
+	for i, w := range p.meant {
+		if w != p.words[i] {
+			fixed[p.words[i]] = w
+		}
+	}
+	c := confidenceScale{n: max(n, 1), words: p.words, weights: make([]float64, len(p.words)),
+		syns: make([][]string, len(p.words)), fixes: make([]string, len(p.words)), syn: s.syn}
+	for i, w := range p.words {
+		if isNumber(w) {
+			continue
+		}
+		df := p.docs[w]
+		for _, st := range stems(w) {
+			df = max(df, p.docs[st])
+		}
+		c.fixes[i] = fixed[w]
+		c.weights[i] = idf(c.n, df)
+		if named[w] {
+			c.weights[i] *= namedWeight
+		}
+		if p.trailing[w] {
+			c.weights[i] *= clauseWeight
+		}
+		c.syns[i] = s.syn.of(w)
+	}
+	heaviest := slices.Sorted(slices.Values(c.weights))
+	slices.Reverse(heaviest)
+	for _, w := range heaviest[:min(coveredOf, len(heaviest))] {
+		c.total += w
+	}
+	return c
+}
+
+// maxValueWords bounds a quoted phrase that counts as a value: a longer
+// one is the request itself, quoted.
+const maxValueWords = 5
+
+// valueWords returns the words of intent that appear only inside values:
+// a quoted phrase of at most maxValueWords words, or a field holding a
+// path, a dotted or @ name, or a URL (/tmp/x.txt, report.pdf,
+// bob@example.com).
+func valueWords(intent string) map[string]bool {
+	in := make(map[string]bool)
+	outside := make(map[string]bool)
+	for i, part := range splitQuoted(intent) {
+		if i%2 == 1 && len(words(part)) <= maxValueWords {
+			for _, w := range words(part) {
+				in[w] = true
+			}
+			continue
+		}
+		for _, f := range strings.Fields(part) {
+			f = strings.TrimRight(f, ".,;:!?)")
+			value := strings.ContainsAny(f, "/\\@") || strings.Contains(strings.Trim(f, "."), ".")
+			for _, w := range words(f) {
+				if value {
+					in[w] = true
+				} else {
+					outside[w] = true
+				}
+			}
+		}
+	}
+	for w := range outside {
+		delete(in, w)
+	}
+	return in
+}
+
+// splitQuoted splits s at straight and curly double quotes, and at single
+// quotes that open or close a word (not an apostrophe: don't): odd parts
+// were quoted.
+func splitQuoted(s string) []string {
+	var parts []string
+	start := 0
+	rs := []rune(s)
+	open := false
+	for i, r := range rs {
+		quote := r == '"' || r == '\u201c' || r == '\u201d' || r == '`'
+		if r == '\'' || r == '\u2018' || r == '\u2019' {
+			before := i > 0 && isWordRune(rs[i-1])
+			after := i+1 < len(rs) && isWordRune(rs[i+1])
+			quote = before != after && (open == before)
+		}
+		if quote {
+			parts = append(parts, string(rs[start:i]))
+			start = i + 1
+			open = !open
+		}
+	}
+	return append(parts, string(rs[start:]))
+}
+
+// isWordRune reports whether r is a letter or a digit.
+func isWordRune(r rune) bool { return !notAlnum(r) }
+
+// idf is ln(1 + n/df), df counted as at least 1.
+func idf(n, df int) float64 {
+	return math.Log(1 + float64(max(n, df, 1))/float64(max(df, 1)))
+}
+
+// of is the confidence, in [0, 1], of the tool named name with search
+// text d; nameDocs holds how many tools hold each word of the name.
+func (c confidenceScale) of(name string, d store.Doc, nameDocs map[string]int) float64 {
+	return intentShare*c.intentCoverage(d) + (1-intentShare)*c.nameCoverage(name, nameDocs)
+}
+
+// intentCoverage is the covered share of the intent's weight.
+func (c confidenceScale) intentCoverage(d store.Doc) float64 {
+	if c.total == 0 {
+		return 0
+	}
+	own := textWords(d.Name, d.Desc, d.Params, d.Enums)
+	paramDescs := textWords(d.ParamDescs)
+	var got float64
+	for i, w := range c.words {
+		if c.weights[i] == 0 {
+			continue
+		}
+		cover := 0.0
+		switch {
+		case own.holds(w):
+			cover = 1
+		case paramDescs.holds(w):
+			cover = paramDescCover
+		}
+		if cover < synonymCover && (own.holdsAny(c.syns[i]) || (c.fixes[i] != "" && own.holds(c.fixes[i]))) {
+			cover = synonymCover
+		}
+		got += c.weights[i] * cover
+	}
+	return min(1, got/c.total)
+}
+
+// nameCoverage is the share, by rarity, of the name's words that the
+// intent holds (see nameCoverage, which counts them alike).
+func (c confidenceScale) nameCoverage(name string, docs map[string]int) float64 {
+	var total, hit float64
+	seen := make(map[string]bool)
+	for _, nw := range nameWords(name) {
+		if stopWords[nw] || isNumber(nw) || seen[nw] {
+			continue
+		}
+		seen[nw] = true
+		w := idf(c.n, docs[nw])
+		total += w
+		if slices.ContainsFunc(c.words, func(qw string) bool { return wordsMatch(nw, qw) }) ||
+			slices.ContainsFunc(c.syn.of(nw), func(o string) bool { return slices.Contains(c.words, o) }) {
+			hit += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return hit / total
+}
+
+// wordSet is the distinct lower-cased words of some text, each also
+// under the forms it may take without an inflection ending (see stems).
+type wordSet map[string]bool
+
+// textWords splits texts into a wordSet (see words).
+func textWords(texts ...string) wordSet {
+	set := make(wordSet)
+	for _, t := range texts {
+		for _, w := range words(t) {
+			set[w] = true
+			for _, st := range stems(w) {
+				set[st] = true
+			}
+		}
+	}
+	return set
+}
+
+// holds reports whether the set has w, or a word that shares a form with
+// it: files/file, created/create, queries/query. Looser prefix matches
+// (gene/general, exam/example) are no evidence of a match.
+func (ws wordSet) holds(w string) bool {
+	if ws[w] {
+		return true
+	}
+	for _, st := range stems(w) {
+		if ws[st] {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAny reports whether the set holds one of these words or phrases
+// (a phrase: all of its words).
+func (ws wordSet) holdsAny(syns []string) bool {
+	for _, s := range syns {
+		all := true
+		for _, w := range strings.Fields(s) {
+			if !ws[w] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,64 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+)
+
+// deprecatedRank multiplies the fused score of a tool whose description
+// says it is deprecated (see deprecated): it ranks below its replacement
+// and below tools that match as well, and stays findable by name.
+const deprecatedRank = 0.5
+
+// The sentences of a description that retire its tool: one that opens
+// with "Deprecated", one that says the tool (or its server) is or has
+// been deprecated, and one that says only to use another tool instead
+// ("Use read_text_file instead."). A conditional redirection ("use
+// search_pull_requests instead when the user names an author", "use VMSS
+// create instead" inside a sentence about scale sets) does not retire
+// the tool: the instead-sentence must be the whole sentence, naming one
+// identifier.
+var (
+	deprecatedOpening = regexp.MustCompile(`(?i)^deprecated\b`)
+	deprecatedState   = regexp.MustCompile(`(?i)\b(?:is|are|has been|have been|was|now)\s+(?:now\s+)?deprecated\b`)
+	useInstead        = regexp.MustCompile("(?i)^use\\s+[`'\"]?[A-Za-z0-9_.:/-]*[_.:/-][A-Za-z0-9_.:/-]*[`'\"]?\\s+instead$")
+)
+
+// deprecated reports whether a tool's description (the text indexed for
+// it, see Document) says the tool is deprecated. It reads the
+// description, never the name.
+func deprecated(desc string) bool {
+	lower := strings.ToLower(desc)
+	if !strings.Contains(lower, "deprecated") && !strings.Contains(lower, "instead") {
+		return false
+	}
+	for _, sent := range sentences(desc) {
+		if deprecatedOpening.MatchString(sent) || deprecatedState.MatchString(sent) || useInstead.MatchString(sent) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentences splits text at sentence ends (! ? ; : a line break, or a
+// period before a space or the end: not the dots of an identifier),
+// trimming spaces and quotes around each.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	add := func(end int) {
+		if sent := strings.Trim(text[start:end], " \t\r\n.*"); sent != "" {
+			out = append(out, sent)
+		}
+	}
+	for i, r := range text {
+		end := strings.ContainsRune("!?;:\n", r) ||
+			(r == '.' && (i+1 == len(text) || strings.ContainsRune(" \t\r\n", rune(text[i+1]))))
+		if end {
+			add(i)
+			start = i + 1
+		}
+	}
+	add(len(text))
+	return out
+}
