@@ -95,6 +95,9 @@ type Server struct {
 	Headers  map[string]string
 	Disabled bool
 	Tools    ToolFilter
+	// InheritEnv names variables of capbridge's environment a stdio server
+	// gets beside the default set that package upstream gives every one.
+	InheritEnv []string
 
 	// template is the entry as written, before ${VAR} expansion: the
 	// fingerprint hashes it so that secrets never feed anything stored.
@@ -186,6 +189,8 @@ type serverFile struct {
 	Headers  map[string]string `json:"headers"`
 	Disabled bool              `json:"disabled"`
 	Tools    ToolFilter        `json:"tools"`
+
+	InheritEnv []string `json:"inheritEnv"`
 }
 
 type bridgeFile struct {
@@ -296,6 +301,10 @@ func serverConfig(name string, f serverFile, x *expander) (Server, error) {
 		s.Args = append(s.Args, x.expand(name, "args", a))
 	}
 	s.Env = x.expandMap(name, "env", f.Env)
+	if err := checkEnvNames(f.InheritEnv); err != nil {
+		return s, fmt.Errorf("server %q: inheritEnv: %w", name, err)
+	}
+	s.InheritEnv = f.InheritEnv
 	s.Headers = x.expandMap(name, "headers", f.Headers)
 	s.secrets = append(x.takeExpanded(), mapValues(s.Env)...)
 	s.secrets = append(s.secrets, mapValues(s.Headers)...)
