@@ -130,7 +130,7 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		if ctx.Err() != nil {
 			return r // interrupted: the server did nothing wrong
 		}
-		o.Logger.Warn("indexing failed", "server", s.Name, "error", err)
+		o.Logger.Warn("indexing failed", "server", s.Name, "error", err, upstream.StderrAttr(err))
 		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()); serr != nil {
 			r.Err = errors.Join(err, serr)
 		}

@@ -102,8 +102,8 @@ type Server struct {
 	// template is the entry as written, before ${VAR} expansion: the
 	// fingerprint hashes it so that secrets never feed anything stored.
 	template serverFile
-	// secrets are the env and header values and every ${VAR} value expanded
-	// into this entry: error messages are scrubbed of them.
+	// secrets are the header values and every ${VAR} value expanded into
+	// this entry: what the model reads and the logs are scrubbed of them.
 	secrets []string
 }
 
@@ -306,8 +306,7 @@ func serverConfig(name string, f serverFile, x *expander) (Server, error) {
 	}
 	s.InheritEnv = f.InheritEnv
 	s.Headers = x.expandMap(name, "headers", f.Headers)
-	s.secrets = append(x.takeExpanded(), mapValues(s.Env)...)
-	s.secrets = append(s.secrets, mapValues(s.Headers)...)
+	s.secrets = append(x.takeExpanded(), mapValues(s.Headers)...)
 	for _, p := range append(append([]string(nil), f.Tools.Allow...), f.Tools.Deny...) {
 		if _, err := path.Match(p, ""); err != nil {
 			return s, fmt.Errorf("server %q: tool pattern %q: %w", name, p, err)

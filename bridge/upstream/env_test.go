@@ -1,10 +1,12 @@
 package upstream
 
 import (
+	"bytes"
 	"encoding/json"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/capbridge/capbridge/bridge/config"
@@ -99,4 +101,22 @@ func TestUpstreamEnvironment(t *testing.T) {
 	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, `"own-value"`) {
 		t.Errorf("OWN_SETTING: %s", text)
 	}
+}
+
+// syncBuffer is a bytes.Buffer that a logger may write from any goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
