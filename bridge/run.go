@@ -45,6 +45,9 @@ const (
 )
 
 func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if ans := boundsFailure(req.Params.Arguments); ans != nil {
+		return ans, nil
+	}
 	var args runArgs
 	if errs := decodeExact(req.Params.Arguments, &args, runKeys); len(errs) > 0 {
 		return invalidParams(errs), nil
