@@ -196,7 +196,7 @@ func allowedTools(s config.Server, tools []json.RawMessage) (kept []json.RawMess
 // String is the progress line for the result.
 func (r IndexResult) String() string {
 	if r.Err != nil {
-		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err)
+		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err) + stderrNote(r.Err)
 	}
 	line := fmt.Sprintf("%-20s %d tools stored, %d refused, %s, %s", r.Server, r.Stored, r.Refused, byteSize(r.Bytes), r.Took.Round(time.Millisecond))
 	if r.Hidden > 0 {
