@@ -173,3 +173,22 @@ func overBounds(raw []byte, maxMembers, maxItems int) (over, valid bool) {
 		}
 	}
 }
+
+// BenchmarkCheckArgBounds measures the scan: params past the bound (it
+// stops at the first member past it) and params just inside both bounds
+// (it reads them whole).
+func BenchmarkCheckArgBounds(b *testing.B) {
+	for _, bc := range []struct{ name, raw string }{
+		{"members=200000", `{"params":` + members(200_000) + `}`},
+		{"items=200000", `{"params":{"ids":` + items(200_000) + `}}`},
+		{"at-bounds", `{"params":{"m":` + members(MaxArgMembers) + `,"ids":` + items(MaxArgItems) + `}}`},
+	} {
+		raw := []byte(bc.raw)
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				CheckArgBounds(raw)
+			}
+		})
+	}
+}
