@@ -131,7 +131,9 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 			return r // interrupted: the server did nothing wrong
 		}
 		o.Logger.Warn("indexing failed", "server", s.Name, "error", err, upstream.StderrAttr(err))
-		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()); serr != nil {
+		// capbridge servers shows the reason to a person: with the stderr
+		// tail, which the model never reads.
+		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()+stderrNote(err)); serr != nil {
 			r.Err = errors.Join(err, serr)
 		}
 		return r
