@@ -126,3 +126,31 @@ func excerptAround(s, sub string) string {
 	i := strings.Index(s, sub)
 	return s[max(0, i-100):min(len(s), i+len(sub)+100)]
 }
+
+// FuzzRedact shapes arbitrary text holding a secret (letters, digits, "_"
+// and "-", 8 or more: what ${VAR} tokens are made of) and reads every page:
+// the secret never shows, however the text is shaped, and each replacement
+// is counted.
+func FuzzRedact(f *testing.F) {
+	f.Add(`[{"token":"sk_live_0123456789","n":1},{"token":"x"}]`, "sk_live_0123456789")
+	f.Add(`{"a\u0062cdefgh":"abcdefgh","list":["abcdefgh",{"abcdefgh":true}]}`, "abcdefgh")
+	f.Add("line one abcdefgh\nabcdefghabcdefgh", "abcdefgh")
+	f.Fuzz(func(t *testing.T, content, secret string) {
+		if len(secret) < MinSecretChars || strings.Trim(secret, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" ||
+			strings.Contains(Redacted, secret) { // without brackets, only "redacted" itself can overlap the marker
+			return
+		}
+		sh, err := Shape(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: content}}}, &Options{Secrets: []string{secret}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(content, secret) && sh.Redactions == 0 {
+			t.Errorf("the text holds the secret; no redaction counted")
+		}
+		for i, page := range allPages(t, NewPager(nil), sh) {
+			if strings.Contains(page, secret) {
+				t.Fatalf("page %d shows the secret %q:\n%s", i+1, secret, page)
+			}
+		}
+	})
+}
