@@ -49,3 +49,20 @@ func TestCallTotals(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordCallRedactions(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	for _, n := range []int{0, 2, 3} {
+		if err := s.RecordCall(ctx, Call{Server: "a", Tool: "t", Outcome: OutcomeOK, Redactions: n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	totals, err := s.CallTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(totals) != 1 || totals[0].Redactions != 5 {
+		t.Errorf("totals = %+v, want 5 redactions", totals)
+	}
+}
