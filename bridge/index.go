@@ -130,8 +130,10 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		if ctx.Err() != nil {
 			return r // interrupted: the server did nothing wrong
 		}
-		o.Logger.Warn("indexing failed", "server", s.Name, "error", err)
-		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()); serr != nil {
+		o.Logger.Warn("indexing failed", "server", s.Name, "error", err, upstream.StderrAttr(err))
+		// capbridge servers shows the reason to a person: with the stderr
+		// tail, which the model never reads.
+		if serr := st.SetServerState(ctx, s.Name, StateFailing, err.Error()+stderrNote(err)); serr != nil {
 			r.Err = errors.Join(err, serr)
 		}
 		return r
@@ -198,7 +200,7 @@ func allowedTools(s config.Server, tools []json.RawMessage) (kept []json.RawMess
 // String is the progress line for the result.
 func (r IndexResult) String() string {
 	if r.Err != nil {
-		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err)
+		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err) + stderrNote(r.Err)
 	}
 	line := fmt.Sprintf("%-20s %d tools stored, %d refused, %s, %s", r.Server, r.Stored, r.Refused, byteSize(r.Bytes), r.Took.Round(time.Millisecond))
 	if r.Hidden > 0 {

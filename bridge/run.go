@@ -45,6 +45,9 @@ const (
 )
 
 func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if ans := boundsFailure(req.Params.Arguments); ans != nil {
+		return ans, nil
+	}
 	var args runArgs
 	if errs := decodeExact(req.Params.Arguments, &args, runKeys); len(errs) > 0 {
 		return invalidParams(errs), nil
@@ -88,7 +91,9 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		b.logger.Warn("catalog locked while checking a tool before a run", "server", act.server, "tool", act.tool, "err", err)
 		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
 	case err != nil:
-		return b.refuse(act, statusUpstreamError, upstreamFailure(act.server, err))
+		ans, n := upstreamFailure(act.server, err, cfg.Servers[act.server].Secrets())
+		b.record(store.Call{Server: act.server, Tool: act.tool, Outcome: statusUpstreamError, Redactions: n})
+		return ans
 	}
 	if tool.Hash != act.hash {
 		b.logger.Info("definition changed since discovery", "server", act.server, "tool", act.tool)
@@ -133,15 +138,18 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		err = errors.New("empty result")
 	}
 	if err != nil {
-		b.logger.Warn("upstream call failed", "server", act.server, "tool", act.tool, "err", err)
-		b.record(store.Call{Server: act.server, Tool: act.tool, Latency: latency, Outcome: statusUpstreamError})
-		return upstreamFailure(act.server, err)
+		b.logger.Warn("upstream call failed", "server", act.server, "tool", act.tool, "err", err, upstream.StderrAttr(err))
+		ans, n := upstreamFailure(act.server, err, cfg.Servers[act.server].Secrets())
+		b.record(store.Call{Server: act.server, Tool: act.tool, Latency: latency, Outcome: statusUpstreamError, Redactions: n})
+		return ans
 	}
 
 	shaped, err := output.Shape(res, outputOptions(cfg, act, args.Fields))
 	if err != nil {
-		b.logger.Warn("shaping a result failed; passing it on unshaped", "server", act.server, "tool", act.tool, "err", err)
-		return res
+		// The raw result would skip redaction and the token ceiling.
+		b.logger.Warn("shaping a result failed", "server", act.server, "tool", act.tool, "err", err)
+		b.record(store.Call{Server: act.server, Tool: act.tool, Latency: latency, Outcome: statusUpstreamError})
+		return failure(statusUpstreamError, sanitized("the tool answered, but its result could not be read: "+err.Error(), maxMessageLen))
 	}
 	page := b.pager.First(session, shaped)
 	outcome := outcomeOK
@@ -152,7 +160,7 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		Server: act.server, Tool: act.tool,
 		BytesIn: int64(shaped.BytesIn), BytesOut: int64(shaped.BytesOut),
 		TokensIn: int64(shaped.TokensIn), TokensOut: int64(shaped.TokensOut),
-		Pages: shaped.PageCount(), Latency: latency, Outcome: outcome,
+		Pages: shaped.PageCount(), Latency: latency, Outcome: outcome, Redactions: shaped.Redactions,
 	})
 	return page
 }
@@ -256,7 +264,7 @@ func (b *Server) forgetRecords(server string) {
 // outputOptions joins the config's mask for this tool and the call's fields.
 func outputOptions(cfg *config.File, act action, fields []string) *output.Options {
 	oc := cfg.Output[act.server+"/"+act.tool]
-	opts := &output.Options{MaxTokens: oc.MaxTokens}
+	opts := &output.Options{MaxTokens: oc.MaxTokens, Secrets: cfg.Servers[act.server].Secrets()}
 	opts.Fields = append(append(opts.Fields, oc.Fields...), fields...)
 	if oc.Strip != nil && !*oc.Strip {
 		opts.NoStrip = true
@@ -350,14 +358,18 @@ func (b *Server) recordCalls() {
 	}
 }
 
-// upstreamFailure answers upstream_error with err's message, sanitized and
-// bounded.
-func upstreamFailure(server string, err error) *mcp.CallToolResult {
-	msg := err.Error()
-	if ue := (*upstream.Error)(nil); !errors.As(err, &ue) {
-		msg = fmt.Sprintf("server %q failed: %v", server, err) // an upstream.Error names its server itself
+// upstreamFailure answers upstream_error with err's message, scrubbed of
+// secrets (the server's, and an [upstream.Error]'s own), sanitized and
+// bounded. It returns how many secrets it redacted.
+func upstreamFailure(server string, err error, secrets []string) (*mcp.CallToolResult, int) {
+	msg := fmt.Sprintf("server %q failed: %v", server, err)
+	counted := msg
+	if ue := (*upstream.Error)(nil); errors.As(err, &ue) {
+		msg, counted = ue.Error(), ue.Unredacted() // it names its server itself
 	}
-	return failure(statusUpstreamError, sanitized(msg, maxMessageLen))
+	_, n := output.Redact(counted, secrets)
+	msg, _ = output.Redact(msg, secrets)
+	return failure(statusUpstreamError, sanitized(msg, maxMessageLen)), n
 }
 
 // missingInput is one needs_input entry.

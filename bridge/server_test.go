@@ -69,7 +69,7 @@ func answerText(t *testing.T, res *mcp.CallToolResult) string {
 }
 
 // openStore opens a fresh catalog in a temporary directory.
-func openStore(t *testing.T) *store.Store {
+func openStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "catalog.db"), nil)
 	if err != nil {

@@ -53,8 +53,11 @@ func (s *server) call(ctx context.Context, tool string, req *mcp.CallToolRequest
 	case FaultSchemaChange:
 		defer s.changeSchema(tool)
 	}
-	if tool == statsToolName {
+	switch tool {
+	case statsToolName:
 		return s.stats(n)
+	case envToolName:
+		return s.env(args, n)
 	}
 	res, err := answer(tool, args, n)
 	if err != nil {

@@ -51,7 +51,10 @@
 // label_ids) for an output stage to strip. call_number counts every
 // tools/call the process has answered, from 1. With [Options.StatsTool] the
 // server also offers demo_stats, which reports the calls per tool, so a test
-// can prove a tool was called exactly once.
+// can prove a tool was called exactly once. With [Options.EnvTool]
+// (`--env-tool`) it offers demo_env, which reports the names of the
+// process's environment variables, or one variable's value, so a test can
+// prove what environment a client gave the server it started.
 //
 // # Faults
 //

@@ -30,6 +30,9 @@ type Options struct {
 	// StatsTool adds the demo_stats tool, which reports the calls answered
 	// per tool.
 	StatsTool bool
+	// EnvTool adds the demo_env tool, which reports the process's
+	// environment variable names, or one variable's value.
+	EnvTool bool
 	// PageSize is how many tools one tools/list page holds (default
 	// [DefaultPageSize]).
 	PageSize int
@@ -89,6 +92,9 @@ func NewServer(opts *Options) (*mcp.Server, error) {
 	}
 	if o.StatsTool {
 		tools = append(tools[:len(tools):len(tools)], json.RawMessage(statsTool))
+	}
+	if o.EnvTool {
+		tools = append(tools[:len(tools):len(tools)], json.RawMessage(envTool))
 	}
 	heads, err := readHeads(tools, o.Fault)
 	if err != nil {

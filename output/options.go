@@ -46,6 +46,13 @@ type Options struct {
 	// MaxTokens is the ceiling of one page in estimated tokens, footer
 	// excluded. Zero means [DefaultMaxTokens]; negative is an error.
 	MaxTokens int
+	// Secrets are values never shown: each occurrence of one of at least
+	// [MinSecretChars] characters, in any text, JSON string or key,
+	// structured content or resource text of the result, becomes
+	// [Redacted] before anything else is done, and is counted in
+	// [Shaped.Redactions]. The caller knows which values are secret; this
+	// package does not know where a result came from.
+	Secrets []string
 }
 
 // settings are Options with defaults filled and lookups prepared.
@@ -57,6 +64,7 @@ type settings struct {
 	stripTail []string // suffixes of array-valued keys to strip
 	noStrip   bool
 	maxTokens int
+	secrets   []string
 }
 
 func resolve(opts *Options) (*settings, error) {
@@ -83,6 +91,7 @@ func resolve(opts *Options) (*settings, error) {
 		strip:     make(map[string]bool, len(o.Strip)),
 		noStrip:   o.NoStrip,
 		maxTokens: o.MaxTokens,
+		secrets:   o.Secrets,
 	}
 	for _, k := range o.Keep {
 		s.keep[k] = true

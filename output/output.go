@@ -4,6 +4,10 @@
 //
 // [Shape] turns an mcp.CallToolResult into a [Shaped] result:
 //
+//   - Secrets ([Options.Secrets]) are replaced by [Redacted] first, in
+//     every part of the result the model could read: text, JSON strings
+//     and keys (escaped or not), structuredContent, resource text and
+//     links, error results included. [Shaped.Redactions] counts them.
 //   - JSON comes from structuredContent and from text content holding a JSON
 //     object or array (used once when both carry the same data). Other
 //     text, images, audio and resources pass through untouched, in order

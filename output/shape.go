@@ -58,6 +58,8 @@ type Shaped struct {
 
 	BytesIn, BytesOut   int
 	TokensIn, TokensOut int
+	// Redactions counts the secrets replaced by [Redacted] ([Options.Secrets]).
+	Redactions int
 
 	pages [][]piece // cut at creation; see cutPages
 }
@@ -81,11 +83,12 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shaping: %w", err)
 	}
-	sources, err := readSources(res)
+	red := newRedactor(s.secrets)
+	sources, err := readSources(res, red)
 	if err != nil {
 		return nil, fmt.Errorf("shaping: %w", err)
 	}
-	sh := &Shaped{IsError: res.IsError, MaxTokens: s.maxTokens}
+	sh := &Shaped{IsError: res.IsError, MaxTokens: s.maxTokens, Redactions: red.count}
 	var in []string
 	for _, src := range sources {
 		switch {

@@ -30,16 +30,26 @@ type source struct {
 // an array and as {"items": [...], "count": N}), the structured form is
 // kept, in the text's place, with the text's key order inside that member,
 // and the text is dropped: the same data is shown once, under its name.
-func readSources(res *mcp.CallToolResult) ([]source, error) {
+//
+// Secrets are redacted by r first, in every part: text before it is
+// parsed, then the decoded JSON (where a secret may have been escaped),
+// structured content, and the text fields of media.
+func readSources(res *mcp.CallToolResult, r *redactor) ([]source, error) {
 	var sources []source
 	for _, c := range res.Content {
 		if c == nil {
 			continue
 		}
-		src := source{content: c}
+		src := source{content: r.content(c)}
 		if text, ok := c.(*mcp.TextContent); ok {
-			src.text = text.Text
-			src.value, src.isJSON = parseJSONText(text.Text)
+			src.text = r.text(text.Text)
+			src.value, src.isJSON = parseJSONText(src.text)
+			if before := r.count; src.isJSON {
+				src.value = r.value(src.value)
+				if r.count > before { // a secret JSON-escaped in the text
+					src.text = compactJSON(src.value)
+				}
+			}
 		}
 		sources = append(sources, src)
 	}
@@ -50,8 +60,11 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 	if err != nil {
 		return nil, err
 	}
+	before := r.count
+	plain = r.value(plain)
 	for _, src := range sources {
 		if src.isJSON && sameData(src.value, plain) {
+			r.count = before // shown once, and counted there
 			return sources, nil
 		}
 	}
@@ -60,6 +73,7 @@ func readSources(res *mcp.CallToolResult) ([]source, error) {
 		return sources, nil
 	}
 	if wrapsTexts(plain, sources) {
+		r.count = before
 		return sources, nil
 	}
 	raw, err := json.Marshal(plain)

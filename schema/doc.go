@@ -54,7 +54,13 @@
 // finally inputs (optional ones last in the list go first) until it fits.
 //
 // Validation. [NewValidator] compiles the exact schema on a compiler of its
-// own with every loader removed. [Validator.Check] decodes arguments with
+// own with every loader removed. Forms of older drafts (draft-04's boolean
+// exclusiveMinimum, tuple items, dependencies, id...) are rewritten into
+// their 2020-12 equivalents in the copy it compiles, never in the record;
+// only a form with no equivalent ([ErrInexpressible]) refuses the tool.
+// Before any decoding, [CheckArgBounds] refuses arguments with an object
+// past [MaxArgMembers] members or an array past [MaxArgItems] items.
+// [Validator.Check] decodes arguments with
 // exact numbers into maps (names are matched exactly), maps aliases back,
 // and reports missing required inputs (those the schema's properties, allOf
 // members, items and local $refs require, top level and nested) apart from

@@ -76,13 +76,18 @@ func NewValidator(rec *Record) (*Validator, error) {
 }
 
 // compileSchema compiles one schema on a compiler of its own (two schemas
-// with one $id on a shared compiler would meet the first), with no loaders.
+// with one $id on a shared compiler would meet the first), with no loaders,
+// after rewriting the forms of older drafts into 2020-12 (upgradeSchema).
 func compileSchema(schema []byte) (compiled *jsonschema.Schema, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			compiled, err = nil, fmt.Errorf("schema compiler failed: %v", r)
 		}
 	}()
+	schema, err = upgradeSchema(schema)
+	if err != nil {
+		return nil, err
+	}
 	c := jsonschema.NewCompiler()
 	for scheme := range c.Loaders {
 		delete(c.Loaders, scheme)

@@ -49,3 +49,22 @@ func TestCallTotals(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordCallRedactions(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	var calls []Call
+	for _, n := range []int{0, 2, 3} {
+		calls = append(calls, Call{Server: "a", Tool: "t", Outcome: OutcomeOK, Redactions: n})
+	}
+	if err := s.RecordCalls(ctx, calls); err != nil {
+		t.Fatal(err)
+	}
+	totals, err := s.CallTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(totals) != 1 || totals[0].Redactions != 5 {
+		t.Errorf("totals = %+v, want 5 redactions", totals)
+	}
+}

@@ -179,6 +179,11 @@ INSERT INTO tool_trigrams (tool_trigrams) VALUES ('delete-all');
 DELETE FROM terms;
 INSERT INTO terms_trigrams (terms_trigrams) VALUES ('delete-all');
 `,
+	// 8: how many secret values the output stage redacted from a call's
+	// answer, for capbridge stats.
+	`
+ALTER TABLE calls ADD COLUMN redactions INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same

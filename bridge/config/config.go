@@ -95,12 +95,15 @@ type Server struct {
 	Headers  map[string]string
 	Disabled bool
 	Tools    ToolFilter
+	// InheritEnv names variables of capbridge's environment a stdio server
+	// gets beside the default set that package upstream gives every one.
+	InheritEnv []string
 
 	// template is the entry as written, before ${VAR} expansion: the
 	// fingerprint hashes it so that secrets never feed anything stored.
 	template serverFile
-	// secrets are the env and header values and every ${VAR} value expanded
-	// into this entry: error messages are scrubbed of them.
+	// secrets are the header values and every ${VAR} value expanded into
+	// this entry: what the model reads and the logs are scrubbed of them.
 	secrets []string
 }
 
@@ -186,6 +189,8 @@ type serverFile struct {
 	Headers  map[string]string `json:"headers"`
 	Disabled bool              `json:"disabled"`
 	Tools    ToolFilter        `json:"tools"`
+
+	InheritEnv []string `json:"inheritEnv"`
 }
 
 type bridgeFile struct {
@@ -296,9 +301,12 @@ func serverConfig(name string, f serverFile, x *expander) (Server, error) {
 		s.Args = append(s.Args, x.expand(name, "args", a))
 	}
 	s.Env = x.expandMap(name, "env", f.Env)
+	if err := checkEnvNames(f.InheritEnv); err != nil {
+		return s, fmt.Errorf("server %q: inheritEnv: %w", name, err)
+	}
+	s.InheritEnv = f.InheritEnv
 	s.Headers = x.expandMap(name, "headers", f.Headers)
-	s.secrets = append(x.takeExpanded(), mapValues(s.Env)...)
-	s.secrets = append(s.secrets, mapValues(s.Headers)...)
+	s.secrets = append(x.takeExpanded(), mapValues(s.Headers)...)
 	for _, p := range append(append([]string(nil), f.Tools.Allow...), f.Tools.Deny...) {
 		if _, err := path.Match(p, ""); err != nil {
 			return s, fmt.Errorf("server %q: tool pattern %q: %w", name, p, err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/capbridge/capbridge/output"
 )
 
 // expander expands ${VAR}, ${env:VAR} and ${VAR:-default} from the
@@ -80,17 +82,11 @@ func mapValues(m map[string]string) []string {
 	return vs
 }
 
-// Redact returns text with every secret of the entry (its env and header
-// values and each ${VAR} value expanded into it) replaced, so that an error
-// message or log line built from a server's output never repeats one.
-func (s Server) Redact(text string) string { return redact(text, s.secrets) }
-
-// redact replaces every secret of at least 4 bytes in s with "***".
-func redact(s string, secrets []string) string {
-	for _, v := range secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "***")
-		}
-	}
-	return s
+// Redact returns text with every secret of the entry (see [Server.Secrets])
+// replaced as the output stage replaces it ([output.Redact]: values of 8
+// characters or more, by "[redacted]"), so that an error message or log
+// line built from a server's output never repeats one.
+func (s Server) Redact(text string) string {
+	text, _ = output.Redact(text, s.secrets)
+	return text
 }

@@ -4,7 +4,14 @@
 // its whole catalog as the server sent it ([Listing], bounded by
 // [CatalogLimits]), calls tools with a timeout, restarts a crashed server
 // with backoff, and stops idle ones. Failures of a server come as [*Error],
-// scrubbed of the entry's secrets.
+// scrubbed of the entry's secrets, with a short reason; what a stdio server
+// printed on stderr goes to the log, not into the error.
+//
+// A stdio server starts with the environment the TypeScript MCP SDK's stdio
+// client gives: a safe default set of capbridge's variables (HOME, LOGNAME,
+// PATH, SHELL, TERM, USER; the Windows equivalents there), the entry's
+// inheritEnv names, and its own env. Nothing else of capbridge's
+// environment reaches it.
 //
 // The package knows nothing of the bridge or the store.
 package upstream

@@ -273,14 +273,21 @@ func TestUpstreamsCloseEndsCallsInFlight(t *testing.T) {
 
 func TestUpstreamsExitAtStart(t *testing.T) {
 	ctx := testContext(t)
-	u := newTestUpstreams(t, testConfig(demoServer(t, "dead", "--fault", "exit-at-start")), nil)
+	var logs syncBuffer
+	u := newTestUpstreams(t, testConfig(demoServer(t, "dead", "--fault", "exit-at-start")),
+		&Options{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	_, err := u.ListTools(ctx, "dead")
 	var ue *Error
 	if !errors.As(err, &ue) || ue.Op != "start" || !errors.Is(err, ErrExited) {
 		t.Fatalf("listing a server that exits at start: %v", err)
 	}
-	if !strings.Contains(ue.StderrTail, "exiting at start") || !strings.Contains(err.Error(), "exiting at start") {
-		t.Errorf("stderr tail %q not in the error %q", ue.StderrTail, err)
+	// The stderr tail goes to the log; the error, which the model reads in
+	// upstream_error, gives the short reason only.
+	if !strings.Contains(ue.StderrTail, "exiting at start") || !strings.Contains(logs.String(), "exiting at start") {
+		t.Errorf("stderr tail %q not in the log:\n%s", ue.StderrTail, logs.String())
+	}
+	if msg := err.Error(); strings.Contains(msg, "exiting at start") || !strings.Contains(msg, "exited before answering (exit status 3)") {
+		t.Errorf("error %q: want the short reason, without the stderr tail", msg)
 	}
 	// The next try waits out the backoff rather than failing at once.
 	if _, err := u.ListTools(ctx, "dead"); !errors.As(err, &ue) || ue.Op != "start" {
@@ -473,15 +480,18 @@ func TestUpstreamsStderrTailHidesSecrets(t *testing.T) {
 	u := newTestUpstreams(t, cfg, &Options{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	_, err = u.ListTools(ctx, "leaky")
 	var ue *Error
-	if !errors.As(err, &ue) || !strings.Contains(ue.StderrTail, "starting with token ***") {
+	if !errors.As(err, &ue) || !strings.Contains(ue.StderrTail, "starting with token [redacted]") {
 		t.Fatalf("error %v: stderr tail should show the line, scrubbed", err)
+	}
+	if strings.Contains(err.Error(), "starting with") {
+		t.Errorf("error %q carries the stderr tail", err)
 	}
 	for _, out := range []string{err.Error(), ue.StderrTail, logs.String()} {
 		if strings.Contains(out, "planted-secret-token") {
 			t.Errorf("secret leaked: %s", out)
 		}
 	}
-	if !strings.Contains(logs.String(), "starting with token ***") {
+	if !strings.Contains(logs.String(), "starting with token [redacted]") {
 		t.Errorf("log lacks the stderr line, scrubbed:\n%s", logs.String())
 	}
 
@@ -503,7 +513,7 @@ func TestUpstreamsStderrTailHidesSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	chatty.Close()
-	if got := logs.String(); strings.Contains(got, "planted-secret-token") || !strings.Contains(got, "stdout token ***") {
+	if got := logs.String(); strings.Contains(got, "planted-secret-token") || !strings.Contains(got, "stdout token [redacted]") {
 		t.Errorf("skipped stdout line not logged scrubbed:\n%s", got)
 	}
 }

@@ -145,7 +145,7 @@ func TestUpstreamsHTTPErrorsHideSecrets(t *testing.T) {
 	if strings.Contains(err.Error(), "planted-secret-token") {
 		t.Errorf("error leaks the secret: %v", err)
 	}
-	if !strings.Contains(err.Error(), "key=***") {
+	if !strings.Contains(err.Error(), "key=[redacted]") {
 		t.Errorf("error %q does not show where the secret was scrubbed", err)
 	}
 }

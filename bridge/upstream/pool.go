@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -43,10 +42,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("upstream %q: %s: %v", e.Server, e.Op, e.Err)
-	if e.StderrTail != "" {
-		msg += "; stderr: " + strings.ReplaceAll(lastLines(e.StderrTail, 1024), "\n", " | ")
-	}
+	msg := e.Unredacted()
 	if e.redact != nil {
 		msg = e.redact(msg)
 	}

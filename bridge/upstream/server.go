@@ -175,7 +175,7 @@ func (up *upstream) start(ctx context.Context, a *startAttempt, cfg config.Serve
 		up.mu.Unlock()
 		// Whoever asked for the start (indexing, a call) reports the
 		// failure; a warning here would say it twice.
-		up.u.opts.Logger.Debug("upstream failed to start", "server", up.name, "error", err)
+		up.u.opts.Logger.Debug("upstream failed to start", "server", up.name, "error", err, StderrAttr(err))
 		return nil, err
 	}
 	up.conn = c
@@ -236,8 +236,9 @@ func (up *upstream) broken(op string, c *conn, err error) error {
 	} else if !errors.Is(err, ErrExited) {
 		err = fmt.Errorf("%w: %w", ErrExited, err)
 	}
-	up.u.opts.Logger.Warn("upstream session ended", "server", up.name, "op", op, "error", up.config().Redact(err.Error()))
-	return up.fail(op, err, c)
+	ue := up.fail(op, err, c)
+	up.u.opts.Logger.Warn("upstream session ended", "server", up.name, "op", op, "error", ue, StderrAttr(ue))
+	return ue
 }
 
 // fail builds the *Error for op.

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"os"
 	"os/exec"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,15 +34,12 @@ type process struct {
 }
 
 // startProcess starts s's command in its own process group with the
-// bridge's environment plus s.Env, in s.Cwd. Our ends of the pipes are
+// environment of [serverEnv], in s.Cwd. Our ends of the pipes are
 // *os.File so that cmd.Wait never closes them under a reader.
 func startProcess(s config.Server, logger *slog.Logger) (*process, error) {
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = s.Cwd
-	cmd.Env = os.Environ()
-	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+s.Env[k])
-	}
+	cmd.Env = serverEnv(s, os.LookupEnv)
 	inOwnGroup(cmd)
 
 	var ends []*os.File // both ends of every pipe, closed on failure

@@ -56,6 +56,7 @@ func runDemoServer(ctx context.Context, e env) error {
 		pageSize = fs.Int("page-size", demo.DefaultPageSize, "`N` tools per tools/list page")
 		verbose  = fs.Bool("v", false, "log every call on stderr")
 		watch    = fs.Bool("watch", false, "with --catalog: serve the file again whenever it changes, notifying tools/list_changed")
+		envTool  = fs.Bool("env-tool", false, "also serve demo_env, which reports the server's environment variable names or one variable's value")
 	)
 	// Its stdout is the MCP stream, so even its help goes to stderr.
 	args, done, err := parseFlags(fs, env{args: e.args, stdout: e.stderr, stderr: e.stderr}, demoServerHelp)
@@ -85,6 +86,7 @@ func runDemoServer(ctx context.Context, e env) error {
 		Name:      *server,
 		Fault:     f,
 		StatsTool: *catalog == "",
+		EnvTool:   *envTool,
 		PageSize:  *pageSize,
 		Logger:    slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
 	}

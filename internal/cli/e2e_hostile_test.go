@@ -145,6 +145,8 @@ func TestHostileInput(t *testing.T) {
 		// protocolError, when set, is the JSON-RPC error the request gets
 		// instead of a tool result (a message go-sdk cannot take).
 		protocolError string
+		// status, when set, is the failure status the run must answer.
+		status string
 	}{
 		{name: "$ref cycle", intent: "submit ref cycle", tool: "submit_ref_cycle",
 			params: map[string]any{"list": map[string]any{"value": "a", "next": map[string]any{"value": "b"}}}, want: `"value":"b"`},
@@ -169,6 +171,10 @@ func TestHostileInput(t *testing.T) {
 			params: map[string]any{"payload": map[string]any{"__proto__": map[string]any{"polluted": true}}}, want: `"__proto__":{"polluted":true}`},
 		{name: "100k-element argument", intent: "submits any payload", tool: "submit_anything",
 			params: map[string]any{"payload": make([]int, 100_000)}},
+		{name: "200,000-member params", intent: "submits any payload", tool: "submit_anything",
+			params: wideParams(200_000), status: "invalid_params"},
+		{name: "200,000-item argument", intent: "submits any payload", tool: "submit_anything",
+			params: map[string]any{"payload": make([]int, 200_000)}, status: "invalid_params"},
 		{name: "count past int64", intent: "submits any payload", tool: "submit_anything",
 			params: map[string]any{"count": json.Number("123456789012345678901234567890")}},
 		{name: "count past float64 range", intent: "submits any payload", tool: "submit_anything",
@@ -203,10 +209,16 @@ func TestHostileInput(t *testing.T) {
 				if len(text) > 6000 || (status == "" && strings.HasPrefix(text, "{")) {
 					t.Fatalf("an unclear failure (%d bytes): %.500s", len(text), text)
 				}
+				if tt.status != "" && status != tt.status {
+					t.Fatalf("status %q, want %q: %.500s", status, tt.status, text)
+				}
 				if tt.want != "" {
 					t.Fatalf("want the run to succeed, got: %.500s", text)
 				}
 				return
+			}
+			if tt.status != "" {
+				t.Fatalf("the run succeeded, want %s: %.500s", tt.status, text)
 			}
 			if n := utf8.RuneCountInString(text); n > 1600*4 {
 				t.Errorf("a result page of %d characters, over the 1,500-token ceiling", n)
@@ -349,4 +361,13 @@ func peakRSS(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmHWM in /proc status")
 	return 0
+}
+
+// wideParams returns params of n members.
+func wideParams(n int) map[string]any {
+	m := make(map[string]any, n)
+	for i := range n {
+		m[fmt.Sprintf("k%d", i)] = i
+	}
+	return m
 }

@@ -216,6 +216,10 @@ func TestPinRugPull(t *testing.T) {
 	if !strings.Contains(table, "capbridge approve notes/TOOL") || !strings.Contains(table, "read_note: riskier than pinned") {
 		t.Errorf("servers does not say what is held and how to approve it:\n%s", table)
 	}
+	// capbridge search shows what a discovery would: never a held tool.
+	if found, why := runCapbridge(t, "search", "--config", s.cfg, "--db", s.db, "read a note file"); strings.Contains(found, "read_note") || !strings.Contains(why, "held for review") {
+		t.Errorf("capbridge search with read_note held:\nstdout:\n%s\nstderr:\n%s", found, why)
+	}
 
 	if out := approve(t, s, "notes/read_note"); !strings.Contains(out, "Approved notes/read_note") || !strings.Contains(out, "released") {
 		t.Errorf("approve said:\n%s", out)

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capbridge/capbridge/output"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestSecretsNeverShown plants unique secrets in a server's env, in an HTTP
-// server's headers and in a ${VAR} expanded into env, args and a url, with
+// TestSecretsNeverShown plants unique secrets in ${VAR}s expanded into a
+// server's env, args and a url, and in an HTTP server's headers, with
 // servers that work and servers that fail (one prints its secrets on
 // stderr as it dies). It runs index (quiet and -v), serve at debug level,
 // discovery, runs, servers and stats (text and --json), and finds none of
@@ -25,10 +26,11 @@ func TestSecretsNeverShown(t *testing.T) {
 	envSecret := "env-secret-" + rand.Text()
 	headerSecret := "header-secret-" + rand.Text()
 	varSecret := "var-secret-" + rand.Text()
-	secretEnv := "CAPBRIDGE_TEST_SECRET=" + varSecret // for the children only: the test runs in parallel
+	// For the children only: the test runs in parallel.
+	secretEnv := []string{"CAPBRIDGE_TEST_SECRET=" + varSecret, "CAPBRIDGE_TEST_ENV_SECRET=" + envSecret}
 
 	helpdesk := demoUpstream("--server", "helpdesk")
-	helpdesk.Env["API_TOKEN"] = envSecret
+	helpdesk.Env["API_TOKEN"] = "${CAPBRIDGE_TEST_ENV_SECRET}"
 	helpdesk.Env["EXPANDED_TOKEN"] = "${CAPBRIDGE_TEST_SECRET}"
 	cfgDoc := map[string]any{
 		"mcpServers": map[string]any{
@@ -36,7 +38,7 @@ func TestSecretsNeverShown(t *testing.T) {
 			"leaky": map[string]any{
 				"command": "sh",
 				"args":    []string{"-c", `echo "starting with $API_TOKEN and $1" >&2; exit 1`, "sh", "${CAPBRIDGE_TEST_SECRET}"},
-				"env":     map[string]string{"API_TOKEN": envSecret},
+				"env":     map[string]string{"API_TOKEN": "${CAPBRIDGE_TEST_ENV_SECRET}"},
 			},
 			"remote": map[string]any{
 				"url":     "http://127.0.0.1:1/mcp?key=${CAPBRIDGE_TEST_SECRET}",
@@ -58,7 +60,7 @@ func TestSecretsNeverShown(t *testing.T) {
 	var outputs []string
 	collect := func(name string, args ...string) {
 		cmd := capbridgeCmd(args...)
-		cmd.Env = append(cmd.Env, secretEnv)
+		cmd.Env = append(cmd.Env, secretEnv...)
 		out, _ := cmd.CombinedOutput() // index fails: leaky and remote cannot be listed
 		outputs = append(outputs, name+"\n"+string(out))
 	}
@@ -67,7 +69,7 @@ func TestSecretsNeverShown(t *testing.T) {
 
 	serveLog := &logBuffer{}
 	cmd := capbridgeCmd("serve", "--config", cfg, "--db", db, "--log-level", "debug")
-	cmd.Env = append(cmd.Env, secretEnv)
+	cmd.Env = append(cmd.Env, secretEnv...)
 	cmd.Stderr = serveLog
 	client := mcp.NewClient(&mcp.Implementation{Name: "secrets", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -112,8 +114,8 @@ func TestSecretsNeverShown(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(strings.Join(outputs, "\n"), "***") {
-		t.Error("no output shows a scrubbed value (***): the failing servers' errors were not exercised")
+	if !strings.Contains(strings.Join(outputs, "\n"), output.Redacted) {
+		t.Error("no output shows a scrubbed value ([redacted]): the failing servers' errors were not exercised")
 	}
 }
 

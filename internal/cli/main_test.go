@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -14,8 +15,18 @@ import (
 // speaking MCP over stdio (the pattern of go-sdk's cmd_test.go).
 const asCapbridge = "CAPBRIDGE_TEST_AS_CAPBRIDGE"
 
+// runsAsCapbridge reports whether the test binary was started as capbridge:
+// with asCapbridge set, or with a command as its first argument (go test
+// starts it with -test. flags). The second covers the servers a capbridge
+// child starts in turn (`capbridge demo`'s and bench's demo-server
+// replays): capbridge gives a server only a safe set of its environment,
+// so the marker does not reach them.
+func runsAsCapbridge(args []string) bool {
+	return os.Getenv(asCapbridge) == "1" || len(args) > 0 && !strings.HasPrefix(args[0], "-")
+}
+
 func TestMain(m *testing.M) {
-	if os.Getenv(asCapbridge) == "1" {
+	if runsAsCapbridge(os.Args[1:]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		stop()

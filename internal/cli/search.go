@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/capbridge/capbridge/bridge"
@@ -81,6 +82,24 @@ func runSearch(ctx context.Context, e env) error {
 	results, err := search.New(st, opts).Search(ctx, intent, search.Query{Limit: *limit, Allowed: allowed})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
+	}
+	// Held tools are left out, as discover_capability leaves them out.
+	held, err := st.Held(ctx)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	nHeld := 0
+	results = slices.DeleteFunc(results, func(r search.Result) bool {
+		for _, h := range held {
+			if h.Server == r.Tool.Server && h.Tool == r.Tool.Name {
+				nHeld++
+				return true
+			}
+		}
+		return false
+	})
+	if nHeld > 0 {
+		fmt.Fprintf(e.stderr, "capbridge: %d tool(s) held for review left out: run 'capbridge servers'\n", nHeld)
 	}
 	hits := make([]searchHit, len(results))
 	for i, r := range results {

@@ -87,11 +87,13 @@ type callSavings struct {
 	// Refused were answered by the bridge without calling the provider
 	// (needs_input, invalid_params, schema_changed); Failures reached it, or
 	// tried to, and failed (upstream_error, an isError result).
-	Refused  int           `json:"refusedBeforeCalling"`
-	Failures int           `json:"failedUpstream"`
-	Before   contextCost   `json:"beforeShaping"`
-	After    contextCost   `json:"afterShaping"`
-	Servers  []serverCalls `json:"servers"`
+	Refused  int `json:"refusedBeforeCalling"`
+	Failures int `json:"failedUpstream"`
+	// Redactions counts the secret values replaced in answers.
+	Redactions int64         `json:"redactions"`
+	Before     contextCost   `json:"beforeShaping"`
+	After      contextCost   `json:"afterShaping"`
+	Servers    []serverCalls `json:"servers"`
 }
 
 type serverCalls struct {
@@ -259,6 +261,7 @@ func callTotals(ctx context.Context, st *store.Store) (callSavings, error) {
 				c.Failures += n
 			}
 		}
+		c.Redactions += t.Redactions
 		c.Before.Bytes += t.BytesIn
 		c.Before.EstTokens += t.TokensIn
 		c.After.Bytes += t.BytesOut
@@ -337,6 +340,9 @@ func printCallStats(w io.Writer, c callSavings) {
 	fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t\n", name("all servers"), c.Calls, thousands(c.Before.Bytes), thousands(c.After.Bytes),
 		thousands(c.Before.EstTokens), thousands(c.After.EstTokens))
 	tw.Flush()
+	if c.Redactions > 0 {
+		fmt.Fprintf(w, "\nSecrets redacted from answers: %d (values expanded from ${VAR} and header values in the config).\n", c.Redactions)
+	}
 }
 
 // leftAligned returns a function padding a label to the widest of labels,
