@@ -32,6 +32,11 @@ func Watch(ctx context.Context, cfg *File, interval time.Duration, onChange func
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	last := cfg.stamp
+	// A change is acted on once the file has looked the same for two polls
+	// in a row: a writer that truncates the file and then writes it (most
+	// editors, os.WriteFile) must not be read half-written.
+	var seen fileStamp
+	var seenErr error
 	for {
 		select {
 		case <-ctx.Done():
@@ -40,7 +45,12 @@ func Watch(ctx context.Context, cfg *File, interval time.Duration, onChange func
 		}
 		now, err := stampOf(cfg.Path)
 		if err == nil && now == last {
+			seen, seenErr = fileStamp{}, nil
 			continue
+		}
+		if now != seen || (err == nil) != (seenErr == nil) {
+			seen, seenErr = now, err
+			continue // not settled yet: look again next tick
 		}
 		last = now
 		if errors.Is(err, fs.ErrNotExist) {
