@@ -66,7 +66,7 @@ func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, erro
 	}
 
 	title, description := tool.get("title").str(), tool.get("description").str()
-	scan := poison.detectTool(tool, memo)
+	scan := poison().detectTool(tool, memo)
 	cutter := newSpanCutter(scan)
 	kept := truncateRunes(cutter.cut(description), MaxProseChars)
 	s := shape{}

@@ -3,6 +3,7 @@ package schema
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -130,7 +131,10 @@ type detector struct {
 	stems map[string]uint64 // word beginning (first four letters) or whole word -> bit set of rules
 }
 
-var poison = compileDetector(ruleSources)
+// poison is the detector, compiled on first use: compiling takes tens of
+// milliseconds and megabytes that a process which never normalizes a tool
+// (serve answering from its stored catalog) should not pay at start.
+var poison = sync.OnceValue(func() *detector { return compileDetector(ruleSources) })
 
 func compileDetector(sources []ruleSource) *detector {
 	d := &detector{stems: map[string]uint64{}}

@@ -27,7 +27,7 @@ func FuzzDetect(f *testing.F) {
 				t.Errorf("view %q of %q holds a hidden character", view, s)
 			}
 		}
-		sc := poison.detectTool(&node{kind: kindObject, keys: []string{"name", "description"},
+		sc := poison().detectTool(&node{kind: kindObject, keys: []string{"name", "description"},
 			vals: []*node{{kind: kindString, text: "t"}, {kind: kindString, text: s}}}, nil)
 		for _, f := range sc.found {
 			span := f.flag().Span
@@ -35,7 +35,7 @@ func FuzzDetect(f *testing.F) {
 				t.Errorf("flag %+v: span not a piece of %q within %d characters", f.flag(), s, MaxFlagSpan)
 			}
 		}
-		if rule := poison.match(s, 1); rule != "" && len(s) < 200 {
+		if rule := poison().match(s, 1); rule != "" && len(s) < 200 {
 			var b strings.Builder
 			for _, r := range s {
 				b.WriteRune(r)
@@ -43,7 +43,7 @@ func FuzzDetect(f *testing.F) {
 					b.WriteRune('\u200b')
 				}
 			}
-			if poison.match(b.String(), 1) == "" {
+			if poison().match(b.String(), 1) == "" {
 				t.Errorf("%q is flagged (%s) but not with zero-width spaces between its characters", s, rule)
 			}
 		}
@@ -67,7 +67,7 @@ func BenchmarkDetect(b *testing.B) {
 	for b.Loop() {
 		memo := detectMemo{} // one catalog's, as NormalizeCatalog keeps
 		for _, n := range tools {
-			poison.detectTool(n, memo)
+			poison().detectTool(n, memo)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tools)), "ns/tool")

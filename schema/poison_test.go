@@ -126,7 +126,7 @@ func TestNormalizationViews(t *testing.T) {
 		{"hash", "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := poison.match(tc.text, 1); got != tc.rule {
+			if got := poison().match(tc.text, 1); got != tc.rule {
 				t.Errorf("match(%q) = %q, want %q (views %+v)", tc.text, got, tc.rule, textViews(tc.text, 1))
 			}
 		})

@@ -212,7 +212,7 @@ func isWordByte(b byte) bool {
 
 // isLure reports a sentence that breaks one of the detector's rules.
 func isLure(sentence string) bool {
-	return poison.match(sentence, 1) != ""
+	return poison().match(sentence, 1) != ""
 }
 
 // joinedLure reports sanitized text whose joined sentences make a lure none
@@ -220,7 +220,7 @@ func isLure(sentence string) bool {
 // rules that are one pattern are read across sentences: a rule that needs
 // two things in one sentence is not broken by finding them in two.
 func joinedLure(text string) bool {
-	return poison.matchSingle(text) != ""
+	return poison().matchSingle(text) != ""
 }
 
 // cutWords shortens s to at most maxChars characters, ending on a word
