@@ -301,6 +301,9 @@ func TestServeHTTPSessionIdle(t *testing.T) {
 // no longer grows with them (without the cap, 5,000 sessions took 81 MiB
 // where 1,000 took 35).
 func TestServeHTTPSessionMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race multiplies memory use: .ci/run measures this without it")
+	}
 	const sessions, maxRSS, maxGrowth = 5000, 100 << 20, 16 << 20
 	cfg := writeConfig(t, map[string]serverEntry{}, nil)
 	s := startHTTPServe(t, cfg, nil)
