@@ -33,7 +33,14 @@ func deprecated(desc string) bool {
 		return false
 	}
 	for _, sent := range sentences(desc) {
-		if deprecatedOpening.MatchString(sent) || deprecatedState.MatchString(sent) || useInstead.MatchString(sent) {
+		// Each pattern needs a word the sentence must hold: test that
+		// first, so most sentences never reach a regular expression
+		// (this runs on every ranked candidate of every search).
+		l := strings.ToLower(sent)
+		if strings.Contains(l, "deprecated") && (deprecatedOpening.MatchString(sent) || deprecatedState.MatchString(sent)) {
+			return true
+		}
+		if strings.HasPrefix(l, "use") && strings.HasSuffix(l, "instead") && useInstead.MatchString(sent) {
 			return true
 		}
 	}
