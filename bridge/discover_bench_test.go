@@ -168,26 +168,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 		})
 	})
 	b.Run("stdio", func(b *testing.B) {
-		toServer, clientOut, err := os.Pipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		clientIn, fromServer, err := os.Pipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		sctx, stop := context.WithCancel(ctx)
-		served := make(chan error, 1)
-		go func() { served <- br.Serve(sctx, NewStdioTransport(toServer, fromServer, time.Second, nil)) }()
-		defer func() {
-			clientOut.Close()
-			stop()
-			<-served
-			toServer.Close()
-			fromServer.Close()
-			clientIn.Close()
-		}()
-		cs := benchClient(b, &mcp.IOTransport{Reader: clientIn, Writer: nopWriteCloser{clientOut}})
+		cs := stdioClient(ctx, b, br, time.Second)
 		timeDiscoveries(b, func(i int) error {
 			return discoveredOK(cs.CallTool(ctx, &mcp.CallToolParams{Name: DiscoverTool, Arguments: args[i%len(args)]}))
 		})
@@ -400,4 +381,31 @@ func syntheticCatalog(b *testing.B, n int) []json.RawMessage {
 		out = append(out, raw)
 	}
 	return out
+}
+
+// stdioClient serves br over a pair of OS pipes, as serve does over its
+// stdin and stdout, and returns a client session on the other ends; both
+// are closed when the benchmark ends.
+func stdioClient(ctx context.Context, b *testing.B, br *Server, drain time.Duration) *mcp.ClientSession {
+	b.Helper()
+	toServer, clientOut, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	clientIn, fromServer, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- br.Serve(sctx, NewStdioTransport(toServer, fromServer, drain, nil)) }()
+	b.Cleanup(func() {
+		clientOut.Close()
+		stop()
+		<-served
+		toServer.Close()
+		fromServer.Close()
+		clientIn.Close()
+	})
+	return benchClient(b, &mcp.IOTransport{Reader: clientIn, Writer: nopWriteCloser{clientOut}})
 }

@@ -168,26 +168,7 @@ func BenchmarkRun(b *testing.B) {
 		timeRunsOver(b, ctx, cs)
 	})
 	b.Run("stdio", func(b *testing.B) {
-		toServer, clientOut, err := os.Pipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		clientIn, fromServer, err := os.Pipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		sctx, stop := context.WithCancel(ctx)
-		served := make(chan error, 1)
-		go func() { served <- br.Serve(sctx, NewStdioTransport(toServer, fromServer, time.Minute, nil)) }()
-		defer func() {
-			clientOut.Close()
-			stop()
-			<-served
-			toServer.Close()
-			fromServer.Close()
-			clientIn.Close()
-		}()
-		cs := benchClient(b, &mcp.IOTransport{Reader: clientIn, Writer: nopWriteCloser{clientOut}})
+		cs := stdioClient(ctx, b, br, time.Minute)
 		timeRunsOver(b, ctx, cs)
 	})
 }
