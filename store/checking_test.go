@@ -12,38 +12,7 @@ import (
 // method from a file that passed the check: a damaged catalog is moved
 // aside, kept byte for byte, and the methods find the new empty one.
 func TestOpenChecking(t *testing.T) {
-	tests := []struct {
-		name    string
-		damage  func(t *testing.T, path string, size int64)
-		moved   bool
-		wantErr error
-	}{
-		{name: "healthy", damage: func(*testing.T, string, int64) {}},
-		{name: "truncated to half", moved: true, damage: func(t *testing.T, path string, size int64) {
-			if err := os.Truncate(path, size/2); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{name: "pages overwritten", moved: true, damage: func(t *testing.T, path string, size int64) {
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			for off := int64(4096); off < size; off += 3 * 4096 {
-				f.WriteAt(bytes.Repeat([]byte{0xA5}, 4096), off)
-			}
-		}},
-		{name: "header overwritten", wantErr: ErrNotCatalog, damage: func(t *testing.T, path string, _ int64) {
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			f.WriteAt([]byte("not a header at all, someone wrote here"), 0)
-		}},
-	}
-	for _, tt := range tests {
+	for _, tt := range catalogDamages {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
 			path, size := filledCatalog(t)

@@ -31,50 +31,54 @@ func filledCatalog(t *testing.T) (string, int64) {
 	return path, st.Size()
 }
 
+// catalogDamages are the ways a catalog file is found damaged, each with
+// what opening it must do: moved aside and replaced, or refused untouched.
+// TestOpenChecked and TestOpenChecking read the same cases.
+var catalogDamages = []struct {
+	name    string
+	damage  func(t *testing.T, path string, size int64)
+	moved   bool  // the file is moved aside and a new catalog made
+	wantErr error // else the error Open gives, the file untouched
+}{
+	{name: "healthy", damage: func(*testing.T, string, int64) {}},
+	{name: "truncated to half", moved: true, damage: func(t *testing.T, path string, size int64) {
+		if err := os.Truncate(path, size/2); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{name: "pages overwritten", moved: true, damage: func(t *testing.T, path string, size int64) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for off := int64(4096); off < size; off += 3 * 4096 {
+			f.WriteAt(bytes.Repeat([]byte{0xA5}, 4096), off)
+		}
+	}},
+	{name: "header overwritten", wantErr: ErrNotCatalog, damage: func(t *testing.T, path string, _ int64) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		f.WriteAt([]byte("not a header at all, someone wrote here"), 0)
+	}},
+	{name: "another application's database", wantErr: ErrNotCatalog, damage: func(t *testing.T, path string, _ int64) {
+		os.Remove(path)
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec("PRAGMA application_id = 7; CREATE TABLE notes (body TEXT)"); err != nil {
+			t.Fatal(err)
+		}
+	}},
+}
+
 func TestOpenChecked(t *testing.T) {
-	tests := []struct {
-		name    string
-		damage  func(t *testing.T, path string, size int64)
-		moved   bool  // the file is moved aside and a new catalog made
-		wantErr error // else the error Open gives, the file untouched
-	}{
-		{name: "healthy", damage: func(*testing.T, string, int64) {}},
-		{name: "truncated to half", moved: true, damage: func(t *testing.T, path string, size int64) {
-			if err := os.Truncate(path, size/2); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{name: "pages overwritten", moved: true, damage: func(t *testing.T, path string, size int64) {
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			for off := int64(4096); off < size; off += 3 * 4096 {
-				f.WriteAt(bytes.Repeat([]byte{0xA5}, 4096), off)
-			}
-		}},
-		{name: "header overwritten", wantErr: ErrNotCatalog, damage: func(t *testing.T, path string, _ int64) {
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			f.WriteAt([]byte("not a header at all, someone wrote here"), 0)
-		}},
-		{name: "another application's database", wantErr: ErrNotCatalog, damage: func(t *testing.T, path string, _ int64) {
-			os.Remove(path)
-			db, err := sql.Open("sqlite", path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if _, err := db.Exec("PRAGMA application_id = 7; CREATE TABLE notes (body TEXT)"); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	}
-	for _, tt := range tests {
+	for _, tt := range catalogDamages {
 		t.Run(tt.name, func(t *testing.T) {
 			path, size := filledCatalog(t)
 			tt.damage(t, path, size)
