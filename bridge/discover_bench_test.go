@@ -85,23 +85,7 @@ func benchDiscoverLayers(b *testing.B, catalog benchCatalog, intents []string) {
 	for name := range catalog {
 		entries[name] = map[string]any{"command": "capbridge-bench-never-started"}
 	}
-	cfgData, err := json.Marshal(map[string]any{"mcpServers": entries})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfgPath := filepath.Join(dir, "config.json")
-	if err := os.WriteFile(cfgPath, cfgData, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	cfg, err := config.Load(cfgPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err := store.Open(ctx, filepath.Join(dir, "catalog.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	cfgPath, cfg, st := benchConfigAndStore(ctx, b, dir, entries)
 	stored := 0
 	for name, raws := range catalog {
 		srv := store.Server{Name: name, Fingerprint: cfg.Servers[name].Fingerprint(), State: store.StateStored, LastListed: time.Now()}
@@ -408,4 +392,29 @@ func stdioClient(ctx context.Context, b *testing.B, br *Server, drain time.Durat
 		clientIn.Close()
 	})
 	return benchClient(b, &mcp.IOTransport{Reader: clientIn, Writer: nopWriteCloser{clientOut}})
+}
+
+// benchConfigAndStore writes a config file of these mcpServers entries in
+// dir, loads it, and opens a new catalog there, closed when the benchmark
+// ends.
+func benchConfigAndStore(ctx context.Context, b *testing.B, dir string, entries map[string]any) (string, *config.File, *store.Store) {
+	b.Helper()
+	data, err := json.Marshal(map[string]any{"mcpServers": entries})
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := store.Open(ctx, filepath.Join(dir, "catalog.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return path, cfg, st
 }

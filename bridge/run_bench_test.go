@@ -4,16 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/output"
 	"github.com/capbridge/capbridge/schema"
-	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,25 +45,9 @@ func BenchmarkRun(b *testing.B) {
 		b.Fatalf("building capbridge: %v", err)
 	}
 	dir := b.TempDir()
-	cfgData, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+	_, cfg, st := benchConfigAndStore(ctx, b, dir, map[string]any{
 		"helpdesk": map[string]any{"command": bin, "args": []string{"demo-server", "--server", "helpdesk"}},
-	}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfgPath := filepath.Join(dir, "config.json")
-	if err := os.WriteFile(cfgPath, cfgData, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	cfg, err := config.Load(cfgPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err := store.Open(ctx, filepath.Join(dir, "catalog.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	})
 	br, err := New(cfg, st, nil)
 	if err != nil {
 		b.Fatal(err)
