@@ -204,19 +204,7 @@ func TestServeClientGoneMidCall(t *testing.T) {
 				"helpdesk": markedUpstream(mark, "--server", "helpdesk", "--fault", tt.fault),
 				"calendar": demoUpstream("--server", "calendar"),
 			}, map[string]any{"callTimeout": tt.callTimeout})
-			cmd := capbridgeCmd("serve", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"), "--log-level", "warn")
-			cmd.Stderr = testWriter{t}
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stdin, stdout := startRawServe(t, cfg, "warn")
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()
 			t.Cleanup(func() {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -257,4 +258,25 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// startRawServe starts `capbridge serve` over cfg and a new catalog with
+// its stdin and stdout left to the test, to write and read JSON-RPC lines
+// by hand; its stderr goes to the test log. The caller waits for it.
+func startRawServe(t testing.TB, cfg, logLevel string) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
+	t.Helper()
+	cmd := capbridgeCmd("serve", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"), "--log-level", logLevel)
+	cmd.Stderr = testWriter{t}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, stdout
 }

@@ -246,19 +246,7 @@ func TestHostileInput(t *testing.T) {
 func TestHostileLines(t *testing.T) {
 	t.Parallel()
 	cfg := writeConfig(t, map[string]serverEntry{}, nil)
-	cmd := capbridgeCmd("serve", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"), "--log-level", "error")
-	cmd.Stderr = testWriter{t}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout := startRawServe(t, cfg, "error")
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	answers := make(chan string)
 	go func() {
