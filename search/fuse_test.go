@@ -71,6 +71,8 @@ func TestNearest(t *testing.T) {
 		{"libraries", []string{"library"}, ""},
 		{"headwa", []string{"headway"}, "headway"}, // no English ending
 		{"recor", []string{"record"}, "record"},
+		{"believe", []string{"retrieve"}, ""}, // three edits, past the bound of two
+		{"budget", []string{"gadget"}, ""},    // two edits, past a six-letter word's one
 	}
 	for _, tt := range tests {
 		var terms []store.Term

@@ -381,9 +381,13 @@ func swaps(w string) []string {
 // already finds it, and no correction is made.
 func nearest(w string, near []store.Term) (store.Term, bool) {
 	var best store.Term
-	bestD := maxEdits(w) + 1
+	limit := maxEdits(w)
+	bestD := limit + 1
 	for _, t := range near {
 		d := editDistance(w, t.Text)
+		if d > limit {
+			continue
+		}
 		if d < bestD || (d == bestD && t.Docs > best.Docs) {
 			best, bestD = t, d
 		}
