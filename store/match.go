@@ -76,13 +76,53 @@ func (s *Store) MatchTrigrams(ctx context.Context, expr string, limit int) ([]Hi
 
 // matchKeyed runs ranked, an FTS5 query giving (rowid, r) with r lower for
 // better, and returns its best hits with Score = -r, ties ordered by server
-// and name through the tools_key covering index. The last arg is the limit.
+// and name through the tools_key covering index. The last arg is the limit
+// (see sqlLimit).
 //
-// Only the rows scoring at least as well as the limit-th are keyed: the
-// scores are kept in a materialized table, and joining every matched row
-// to its key before sorting cost a third of the query (0.4 of 1.7 ms CPU
-// over ~600 matched rows, 5,000 tools).
+// FTS5 scores every matched row (~500 of 5,000 tools for a typical intent
+// within the words leg's budget); the rest of the query should touch as
+// few rows as it can. First the best limit+tieSlack rows are kept by
+// score alone, in SQLite's bounded sorter, and only those are joined to
+// their keys: when the last of them scores worse than the limit-th, they
+// hold every row that can make the answer, and ties among them are
+// ordered by key. Otherwise a tie runs past them, and exactKeyed orders
+// every row at the limit-th score by key.
 func (s *Store) matchKeyed(ctx context.Context, op, ranked string, args ...any) ([]Hit, error) {
+	limit, _ := args[len(args)-1].(int)
+	if limit <= 0 {
+		return s.exactKeyed(ctx, op, ranked, args...)
+	}
+	lim := "?" + strconv.Itoa(len(args))
+	rows, err := s.stmts.query(ctx, `
+WITH f AS (
+	`+ranked+`
+	ORDER BY r LIMIT `+lim+` + `+strconv.Itoa(tieSlack)+`
+)
+SELECT f.rowid, f.r, t.server || char(0) || t.name AS k, ifnull(t.doc_len, 0)
+FROM f JOIN tools t INDEXED BY tools_key ON t.id = f.rowid
+ORDER BY f.r, k`, args...)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	hs, err := s.collectHits(rows, op, true)
+	if err != nil || len(hs) <= limit {
+		return hs, err
+	}
+	if hs[len(hs)-1].Score == hs[limit-1].Score {
+		return s.exactKeyed(ctx, op, ranked, args...)
+	}
+	return hs[:limit], nil
+}
+
+// tieSlack is how many rows past the limit matchKeyed keeps by score
+// alone, so that ties at the limit (a tool listed by two servers alike)
+// are ordered by key without the slower exact query.
+const tieSlack = 16
+
+// exactKeyed is matchKeyed keeping every row whose score is at least as
+// good as the limit-th: the scores are kept in a materialized table and
+// only the rows that can make the answer are joined to their keys.
+func (s *Store) exactKeyed(ctx context.Context, op, ranked string, args ...any) ([]Hit, error) {
 	lim := "?" + strconv.Itoa(len(args)) // ranked's parameters are unnumbered: the limit is the last
 	rows, err := s.stmts.query(ctx, `
 WITH f AS MATERIALIZED (

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -192,6 +193,39 @@ func TestMatchTiesAtTheLimit(t *testing.T) {
 			if got := keys(hits); !slices.Equal(got, tt.want) {
 				t.Errorf("%s limit %d: %v, want %v", name, tt.limit, got, tt.want)
 			}
+		}
+	}
+}
+
+// TestMatchTiesPastTheSlack: when more tools tie at the limit than
+// matchKeyed keeps by score alone, the exact query still cuts them in
+// server and name order.
+func TestMatchTiesPastTheSlack(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	var want []string
+	n := tieSlack + 8
+	for i := n - 1; i >= 0; i-- { // stored against key order
+		server := fmt.Sprintf("s%02d", i)
+		mustReplace(t, s, server, Tool{Name: "send", Doc: Doc{Name: "mail", Desc: "Send an email now"}})
+	}
+	for i := range 3 {
+		want = append(want, fmt.Sprintf("s%02d\x00send", i))
+	}
+	for name, match := range map[string]func() ([]Hit, error){
+		"words":    func() ([]Hit, error) { return s.MatchWords(ctx, `"email"`, [5]float64{1, 1, 1, 1, 1}, 3) },
+		"trigrams": func() ([]Hit, error) { return s.MatchTrigrams(ctx, `"email"`, 3) },
+	} {
+		hits, err := match()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Key)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
 }
