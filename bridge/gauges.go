@@ -3,9 +3,9 @@ package bridge
 // Gauges are sizes of the bridge's bounded in-memory state, for a soak to
 // watch for growth.
 type Gauges struct {
-	Handles       int   // action ids remembered (live and expired, up to an hour)
+	Handles       int   // live action ids
 	PagedResults  int   // results whose later pages are kept behind cursors
-	Cursors       int   // cursors remembered
+	Cursors       int   // live cursors: those whose page is kept
 	PageBytes     int64 // page text kept
 	Validators    int   // compiled validators cached
 	RecordsCached int   // stored tool rows kept for runs

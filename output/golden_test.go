@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // footerPattern matches the truncation line DESIGN.md fixes.
-var footerPattern = regexp.MustCompile(`(?m)^\[truncated: showing (\d+) of (\d+); continue with run_capability \{"cursor":"(cur_[A-Z2-7]{26})"\}\]$`)
+var footerPattern = regexp.MustCompile(`(?m)^\[truncated: showing (\d+) of (\d+); continue with run_capability \{"cursor":"(cur_[A-Za-z0-9_-]{28})"\}\]$`)
 
 func text(s string) *mcp.TextContent { return &mcp.TextContent{Text: s} }
 

@@ -2,8 +2,10 @@ package output
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -14,21 +16,18 @@ import (
 
 // Defaults of [PagerOptions].
 const (
-	DefaultCursorTTL      = 10 * time.Minute
-	DefaultPagerMaxBytes  = 64 << 20
-	DefaultCursorRemember = time.Hour
-	DefaultMaxCursors     = 20000
+	DefaultCursorTTL     = 10 * time.Minute
+	DefaultPagerMaxBytes = 64 << 20
 )
 
-// cursorPrefix starts every cursor id; the rest is 130 random bits.
-const cursorPrefix = "cur_"
-
 var (
-	// ErrCursorExpired reports a cursor that was issued but outlived its
-	// TTL, or whose result was evicted to stay under the memory cap.
+	// ErrCursorExpired reports a cursor this pager issued to the owner
+	// whose page it no longer serves: the cursor outlived its TTL, or its
+	// result expired or was evicted to stay under the memory cap. It is
+	// answered however old the cursor is, with nothing kept for it.
 	ErrCursorExpired = errors.New("cursor expired")
-	// ErrCursorUnknown reports a cursor this pager never issued (or issued
-	// so long ago that it was forgotten).
+	// ErrCursorUnknown reports a cursor this pager never issued to the
+	// owner: forged, mistyped, another owner's or another pager's.
 	ErrCursorUnknown = errors.New("unknown cursor")
 )
 
@@ -42,53 +41,50 @@ type PagerOptions struct {
 	// results are evicted first. The newest result is kept even alone over
 	// the cap. Default [DefaultPagerMaxBytes].
 	MaxBytes int64
-	// Remember is how long an issued cursor still answers
-	// [ErrCursorExpired] rather than [ErrCursorUnknown]. Default
-	// [DefaultCursorRemember]; never less than TTL.
-	Remember time.Duration
-	// MaxCursors caps the cursors remembered: past it the oldest are
-	// forgotten (and answer [ErrCursorUnknown]) before Remember is up, so
-	// that a burst of paging cannot grow memory for an hour. Default
-	// [DefaultMaxCursors].
-	MaxCursors int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
 
 // Pager keeps the pages of shaped results behind cursors, so that the next
 // page is served without calling the tool again. It is safe for concurrent
-// use.
+// use. It keeps the cursors whose page it can still serve and no others: a
+// cursor spells its issue time under a MAC keyed per Pager, which proves
+// that a cursor no longer kept was issued, so it answers
+// [ErrCursorExpired] with nothing kept for it.
 type Pager struct {
 	ttl      time.Duration
-	remember time.Duration
 	maxBytes int64
-	maxKept  int // cursors remembered at most
 	now      func() time.Time
+	epoch    time.Time // issue times count from here
+	key      []byte    // the cursors' MAC key, random per pager: cursors die with it
 
 	mu      sync.Mutex
-	entries []*entry              // live results, oldest first
-	cursors map[string]*cursorRec // every cursor issued within remember
-	issued  []string              // cursor ids, oldest first
-	size    int64                 // page text bytes of entries
+	entries []*entry                // guarded by mu; live results, oldest first
+	cursors map[cursorKey]cursorRec // guarded by mu; cursors of live results within TTL
+	order   []cursorKey             // guarded by mu; cursors in issue order, for the TTL sweep
+	head    int                     // guarded by mu; order[:head] are already swept
+	peak    int                     // guarded by mu; most cursors held since the map was last made
+	size    int64                   // guarded by mu; page text bytes of entries
 }
 
 // entry is one paged result. Page 0 is never stored: it is served once, by
 // First.
 type entry struct {
-	pages   []string // page texts; pages[0] unused
-	shown   []int    // shown[i]: units on pages 0..i
-	total   int      // units in all
-	next    []string // next[i]: cursor to page i+1, minted when page i is first served
+	pages   []string   // page texts; pages[0] unused
+	shown   []int      // shown[i]: units on pages 0..i
+	total   int        // units in all
+	next    []cursorID // next[i]: cursor to page i+1, minted when page i is first served
 	size    int64
-	expires time.Time // when its last issued cursor expires
-	gone    bool      // evicted or expired: pages released
-	owner   any       // whose cursors they are (nil: anyone's)
+	expires time.Duration // when its last issued cursor expires, since Pager.epoch
+	owner   any           // whose cursors they are (nil: anyone's)
 }
 
+// cursorRec is what is kept of a live cursor; its random bits are the map
+// key.
 type cursorRec struct {
-	e      *entry
-	page   int
-	issued time.Time
+	e    *entry
+	page int
+	at   time.Duration // issued, since Pager.epoch
 }
 
 // NewPager returns a Pager with opts' settings.
@@ -103,22 +99,18 @@ func NewPager(opts *PagerOptions) *Pager {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultPagerMaxBytes
 	}
-	if o.Remember <= 0 {
-		o.Remember = DefaultCursorRemember
-	}
-	if o.MaxCursors <= 0 {
-		o.MaxCursors = DefaultMaxCursors
-	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	key := make([]byte, sha256.Size)
+	rand.Read(key) // crypto/rand.Read never fails
 	return &Pager{
-		maxKept:  o.MaxCursors,
 		ttl:      o.TTL,
-		remember: max(o.Remember, o.TTL),
 		maxBytes: o.MaxBytes,
 		now:      o.Now,
-		cursors:  map[string]*cursorRec{},
+		epoch:    o.Now(),
+		key:      key,
+		cursors:  map[cursorKey]cursorRec{},
 	}
 }
 
@@ -137,7 +129,7 @@ func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
 	e.owner = owner
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := p.now()
+	now := p.now().Sub(p.epoch)
 	p.sweep(now)
 	p.entries = append(p.entries, e)
 	p.size += e.size
@@ -147,19 +139,23 @@ func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
 }
 
 // Next returns the page a cursor names, the same page every time until the
-// cursor expires. It fails with [ErrCursorExpired] or [ErrCursorUnknown]; a
-// cursor of a result that belongs to another owner than owner is unknown,
-// as one never issued.
+// cursor expires. It fails with [ErrCursorExpired] for a cursor this pager
+// issued to owner whose page it no longer serves, however old, and with
+// [ErrCursorUnknown] for any other: a cursor issued to another owner is
+// unknown, as one never issued.
 func (p *Pager) Next(owner any, cursor string) (*mcp.CallToolResult, error) {
+	id, ok := p.parse(owner, cursor)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := p.now()
+	now := p.now().Sub(p.epoch)
 	p.sweep(now)
-	rec, ok := p.cursors[cursor]
-	if !ok || rec.e.owner != owner {
+	if !ok {
 		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorUnknown)
 	}
-	if rec.e.gone || now.Sub(rec.issued) > p.ttl {
+	rec, ok := p.cursors[id.key()]
+	// The MAC says this pager issued the cursor to owner: not kept (or its
+	// random bits now another's), its page is gone.
+	if !ok || rec.e.next[rec.page-1] != id || now-rec.at > p.ttl {
 		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorExpired)
 	}
 	content := []mcp.Content{&mcp.TextContent{Text: rec.e.pages[rec.page]}}
@@ -187,7 +183,7 @@ func newEntry(sh *Shaped) *entry {
 	e := &entry{
 		pages: make([]string, n),
 		shown: make([]int, n),
-		next:  make([]string, n),
+		next:  make([]cursorID, n),
 		total: sh.Units(),
 	}
 	shown := 0
@@ -216,16 +212,14 @@ func newEntry(sh *Shaped) *entry {
 
 // footer returns the truncation line ending page i, minting the cursor of
 // page i+1 the first time. p.mu must be held.
-func (p *Pager) footer(e *entry, i int, now time.Time) string {
+func (p *Pager) footer(e *entry, i int, now time.Duration) string {
 	id := e.next[i]
-	if id == "" {
-		id = cursorPrefix + rand.Text()
+	if id == (cursorID{}) {
+		id = p.mint(e.owner, now)
 		e.next[i] = id
-		p.cursors[id] = &cursorRec{e: e, page: i + 1, issued: now}
-		p.issued = append(p.issued, id)
-		if exp := now.Add(p.ttl); exp.After(e.expires) {
-			e.expires = exp
-		}
+		p.cursors[id.key()] = cursorRec{e: e, page: i + 1, at: now}
+		p.order = append(p.order, id.key())
+		e.expires = max(e.expires, now+p.ttl)
 	}
 	return fmt.Sprintf(`[truncated: showing %d of %d; continue with run_capability {"cursor":"%s"}]`,
 		e.shown[i], e.total, id)
@@ -244,13 +238,12 @@ func withFooter(content []mcp.Content, footer string) []mcp.Content {
 	return append(out, &mcp.TextContent{Text: footer})
 }
 
-// sweep releases results whose cursors have all expired and forgets
-// cursors older than remember, and the oldest past maxKept. p.mu must be
-// held.
-func (p *Pager) sweep(now time.Time) {
+// sweep releases results whose cursors have all expired and lets go of
+// cursors past the TTL. now counts from p.epoch; p.mu must be held.
+func (p *Pager) sweep(now time.Duration) {
 	live := p.entries[:0]
 	for _, e := range p.entries {
-		if now.After(e.expires) {
+		if now > e.expires {
 			p.release(e)
 			continue
 		}
@@ -258,13 +251,26 @@ func (p *Pager) sweep(now time.Time) {
 	}
 	clear(p.entries[len(live):])
 	p.entries = live
-	for len(p.issued) > 0 {
-		id := p.issued[0]
-		if now.Sub(p.cursors[id].issued) <= p.remember && len(p.issued) < p.maxKept {
+	for p.head < len(p.order) {
+		k := p.order[p.head]
+		if rec, ok := p.cursors[k]; ok && now-rec.at <= p.ttl {
 			break
 		}
-		delete(p.cursors, id)
-		p.issued = p.issued[1:]
+		delete(p.cursors, k)
+		p.head++
+	}
+	if p.head > len(p.order)/2 {
+		p.order = append(p.order[:0:0], p.order[p.head:]...)
+		p.head = 0
+	}
+	// A Go map keeps the buckets of its largest size: after a burst, copy
+	// the few live cursors into a map of their size.
+	p.peak = max(p.peak, len(p.cursors))
+	if p.peak >= 1024 && len(p.cursors) < p.peak/4 {
+		fresh := make(map[cursorKey]cursorRec, len(p.cursors))
+		maps.Copy(fresh, p.cursors) // maps.Clone would keep the buckets too
+		p.cursors = fresh
+		p.peak = len(fresh)
 	}
 }
 
@@ -278,9 +284,13 @@ func (p *Pager) evict() {
 	}
 }
 
-// release lets go of e's pages. Its cursors, remembered for an hour to
-// answer "expired", keep e itself, and only its gone flag is read again.
+// release lets go of e and its cursors: they answer "expired" by their MAC
+// alone. p.mu must be held.
 func (p *Pager) release(e *entry) {
 	p.size -= e.size
-	e.gone, e.pages, e.shown, e.next = true, nil, nil, nil
+	for _, id := range e.next {
+		if rec, ok := p.cursors[id.key()]; ok && rec.e == e {
+			delete(p.cursors, id.key())
+		}
+	}
 }

@@ -108,9 +108,9 @@ func TestCursorLifetime(t *testing.T) {
 		{"fresh", func(c string) string { return c }, 0, nil},
 		{"just before the TTL", func(c string) string { return c }, ttl - time.Second, nil},
 		{"after the TTL", func(c string) string { return c }, ttl + time.Second, ErrCursorExpired},
-		{"remembered for an hour", func(c string) string { return c }, time.Hour - time.Second, ErrCursorExpired},
-		{"forgotten after an hour", func(c string) string { return c }, time.Hour + time.Second, ErrCursorUnknown},
-		{"forged", func(string) string { return "cur_" + strings.Repeat("A", 26) }, 0, ErrCursorUnknown},
+		{"a day after", func(c string) string { return c }, 24 * time.Hour, ErrCursorExpired},
+		{"forged", func(string) string { return "cur_" + strings.Repeat("A", 28) }, 0, ErrCursorUnknown},
+		{"forged, expired", func(string) string { return "cur_" + strings.Repeat("A", 28) }, ttl + time.Second, ErrCursorUnknown},
 		{"tampered", tamper, 0, ErrCursorUnknown},
 		{"empty", func(string) string { return "" }, 0, ErrCursorUnknown},
 		{"action id", func(string) string { return "act_" + strings.Repeat("A", 26) }, 0, ErrCursorUnknown},
@@ -231,8 +231,8 @@ func TestCursorsAreDistinct(t *testing.T) {
 	seen := map[string]bool{}
 	for range 50 {
 		_, c := pageText(t, p.First(nil, sh))
-		if !strings.HasPrefix(c, "cur_") || len(c) < len("cur_")+26 {
-			t.Fatalf("cursor %q is not cur_ and 128 random bits", c)
+		if len(c) != len("cur_")+28 {
+			t.Fatalf("cursor %q is not cur_ and 28 characters", c)
 		}
 		if seen[c] {
 			t.Fatalf("cursor %q issued twice", c)
@@ -307,24 +307,28 @@ func TestKeptPagesHoldWhatTheyCount(t *testing.T) {
 	}
 }
 
-// TestCursorsRememberedAreBounded: however fast cursors are minted, at
-// most MaxCursors are remembered; the newest still page.
-func TestCursorsRememberedAreBounded(t *testing.T) {
-	const max = 50
-	p := NewPager(&PagerOptions{MaxCursors: max, Now: newFakeClock().Now})
+// TestCursorsKeptAreLive: however many cursors are minted, the pager keeps
+// those of the results it still holds, and the cursors of evicted results
+// answer expired.
+func TestCursorsKeptAreLive(t *testing.T) {
 	sh := pagedResult(t, 20)
-	var last string
-	for range 4 * max {
-		_, last = pageText(t, p.First(nil, sh))
+	p := NewPager(&PagerOptions{MaxBytes: 2 * newEntry(sh).size, Now: newFakeClock().Now})
+	var cursors []string
+	for range 200 {
+		_, c := pageText(t, p.First(nil, sh))
+		cursors = append(cursors, c)
 	}
-	p.mu.Lock()
-	kept := len(p.cursors)
-	p.mu.Unlock()
-	if kept > max {
-		t.Errorf("%d cursors remembered, want at most %d", kept, max)
+	if results, kept, _ := p.Sizes(); results != 2 || kept != 2 {
+		t.Errorf("the pager keeps %d results and %d cursors, want the 2 that fit and their 2 cursors", results, kept)
 	}
-	if _, err := p.Next(nil, last); err != nil {
-		t.Errorf("the newest cursor: %v", err)
+	for i, c := range cursors {
+		want := ErrCursorExpired
+		if i >= len(cursors)-2 {
+			want = nil
+		}
+		if _, err := p.Next(nil, c); !errors.Is(err, want) {
+			t.Errorf("cursor %d of %d: %v, want %v", i+1, len(cursors), err, want)
+		}
 	}
 }
 

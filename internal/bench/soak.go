@@ -313,9 +313,10 @@ func trend(samples []soakSample, v func(soakSample) int64) int64 {
 // soakVerdict says whether memory and resources stayed flat over the second
 // half of the samples (in the first minutes the pager fills towards its byte
 // cap and caches warm: bounded growth, not a leak), and whether anything was
-// left behind once the bridge and store were closed. Action ids are
-// remembered for an hour by design (at most 200,000, ~90-140 bytes each),
-// so while they still grow the heap may too: the verdict names them.
+// left behind once the bridge and store were closed. Action ids and cursors
+// are kept while live, 10 minutes (ids at most 200,000), so in a soak
+// shorter than twice that they may still grow, and the heap with them: the
+// verdict names the ids.
 func soakVerdict(samples []soakSample, baseline, closed soakSample, c *soakCounts) string {
 	if len(samples) < 3 {
 		return "verdict: too short to judge (fewer than 3 samples); run longer"
