@@ -68,10 +68,18 @@ type confidenceScale struct {
 	fixes   []string   // the correction of each word, or ""
 	total   float64    // the weight of the coveredOf heaviest words
 	syn     synonyms
+	// forms finds the words, corrections and synonyms above in a tool's
+	// text; wordSlot and fixSlot are each word's slots in it (-1: none),
+	// synSlots[i] the slots of the words of each of syns[i].
+	forms    *formIndex
+	wordSlot []int
+	fixSlot  []int
+	synSlots [][][]int
 }
 
 // scale weighs the plan's words for confidence (see ConfidentAt).
 func (s *Searcher) scale(ctx context.Context, p *plan) confidenceScale {
+	p.awaitFixes()
 	n, _ := s.catalogSize(ctx)
 	named := writtenAsNames(p.intent)
 	for w := range valueWords(p.intent) {
@@ -104,6 +112,7 @@ func (s *Searcher) scale(ctx context.Context, p *plan) confidenceScale {
 		}
 		c.syns[i] = s.syn.of(w)
 	}
+	c.index()
 	heaviest := slices.Sorted(slices.Values(c.weights))
 	slices.Reverse(heaviest)
 	for _, w := range heaviest[:min(coveredOf, len(heaviest))] {
@@ -186,26 +195,50 @@ func (c confidenceScale) of(name string, d store.Doc, nameDocs map[string]int) f
 	return intentShare*c.intentCoverage(d) + (1-intentShare)*c.nameCoverage(name, nameDocs)
 }
 
+// index fills c.forms with what intentCoverage looks for: each weighed
+// word and its correction in any of their forms, and their synonyms'
+// words as written.
+func (c *confidenceScale) index() {
+	c.forms = newFormIndex()
+	c.wordSlot = make([]int, len(c.words))
+	c.fixSlot = make([]int, len(c.words))
+	c.synSlots = c.forms.addSynonyms(c.syns, func(i int) bool { return c.weights[i] != 0 })
+	for i, w := range c.words {
+		c.wordSlot[i], c.fixSlot[i] = -1, -1
+		if c.weights[i] == 0 {
+			continue
+		}
+		c.wordSlot[i] = c.forms.slot()
+		c.forms.addForms(w, c.wordSlot[i])
+		if c.fixes[i] != "" {
+			c.fixSlot[i] = c.forms.slot()
+			c.forms.addForms(c.fixes[i], c.fixSlot[i])
+		}
+	}
+}
+
 // intentCoverage is the covered share of the intent's weight.
 func (c confidenceScale) intentCoverage(d store.Doc) float64 {
 	if c.total == 0 {
 		return 0
 	}
-	own := textWords(d.Name, d.Desc, d.Params, d.Enums)
-	paramDescs := textWords(d.ParamDescs)
+	own := make([]bool, c.forms.n)
+	c.forms.scan(own, d.Name, d.Desc, d.Params, d.Enums)
+	paramDescs := make([]bool, c.forms.n)
+	c.forms.scan(paramDescs, d.ParamDescs)
 	var got float64
-	for i, w := range c.words {
+	for i := range c.words {
 		if c.weights[i] == 0 {
 			continue
 		}
 		cover := 0.0
 		switch {
-		case own.holds(w):
+		case own[c.wordSlot[i]]:
 			cover = 1
-		case paramDescs.holds(w):
+		case paramDescs[c.wordSlot[i]]:
 			cover = paramDescCover
 		}
-		if cover < synonymCover && (own.holdsAny(c.syns[i]) || (c.fixes[i] != "" && own.holds(c.fixes[i]))) {
+		if cover < synonymCover && (allOf(own, c.synSlots[i]) || (c.fixSlot[i] >= 0 && own[c.fixSlot[i]])) {
 			cover = synonymCover
 		}
 		got += c.weights[i] * cover
@@ -234,55 +267,4 @@ func (c confidenceScale) nameCoverage(name string, docs map[string]int) float64 
 		return 0
 	}
 	return hit / total
-}
-
-// wordSet is the distinct lower-cased words of some text, each also
-// under the forms it may take without an inflection ending (see stems).
-type wordSet map[string]bool
-
-// textWords splits texts into a wordSet (see words).
-func textWords(texts ...string) wordSet {
-	set := make(wordSet)
-	for _, t := range texts {
-		for _, w := range words(t) {
-			set[w] = true
-			for _, st := range stems(w) {
-				set[st] = true
-			}
-		}
-	}
-	return set
-}
-
-// holds reports whether the set has w, or a word that shares a form with
-// it: files/file, created/create, queries/query. Looser prefix matches
-// (gene/general, exam/example) are no evidence of a match.
-func (ws wordSet) holds(w string) bool {
-	if ws[w] {
-		return true
-	}
-	for _, st := range stems(w) {
-		if ws[st] {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsAny reports whether the set holds one of these words or phrases
-// (a phrase: all of its words).
-func (ws wordSet) holdsAny(syns []string) bool {
-	for _, s := range syns {
-		all := true
-		for _, w := range strings.Fields(s) {
-			if !ws[w] {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }

@@ -165,12 +165,14 @@ func (s synonyms) expand(words []string) []string {
 func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hit, error) {
 	var hs, syn []store.Hit
 	g, gctx := errgroup.WithContext(ctx)
-	if p.synExpr != "" {
-		g.Go(func() (err error) {
-			syn, err = s.st.MatchWords(gctx, p.synExpr, s.columns, cands)
-			return err
-		})
-	}
+	g.Go(func() (err error) {
+		p.awaitFixes() // they join the synonym query
+		if p.synExpr == "" {
+			return nil
+		}
+		syn, err = s.st.MatchWords(gctx, p.synExpr, s.columns, cands)
+		return err
+	})
 	hs, err := s.st.MatchWords(gctx, p.wordsExpr, s.columns, cands)
 	if werr := g.Wait(); err == nil {
 		err = werr

@@ -83,7 +83,7 @@ func TestCoverage(t *testing.T) {
 		{[]string{"tomorrow"}, []float64{0}, 0},
 	}
 	for _, tt := range descTests {
-		if got := descCoverage(doc, tt.intent, tt.weights, make([][]string, len(tt.intent))); got != tt.want {
+		if got := descCoverageOf(doc, tt.intent, tt.weights, make([][]string, len(tt.intent))); got != tt.want {
 			t.Errorf("descCoverage(%q) = %v, want %v", tt.intent, got, tt.want)
 		}
 	}
@@ -92,9 +92,17 @@ func TestCoverage(t *testing.T) {
 	memory := store.Doc{Name: "add observations", Desc: "Add new observations to existing entities in the knowledge graph"}
 	table := newSynonyms(synonymGroups)
 	intent := []string{"remember", "fact"}
-	if got := descCoverage(memory, intent, []float64{1, 1}, [][]string{table.of("remember"), table.of("fact")}); got != synonymCover {
+	if got := descCoverageOf(memory, intent, []float64{1, 1}, [][]string{table.of("remember"), table.of("fact")}); got != synonymCover {
 		t.Errorf("descCoverage(%q) by synonyms = %v, want %v", intent, got, synonymCover)
 	}
+}
+
+// descCoverageOf is descCoverage with syns, intent word by intent word,
+// indexed as boostNames indexes them.
+func descCoverageOf(d store.Doc, intent []string, weights []float64, syns [][]string) float64 {
+	forms := newFormIndex()
+	slots := forms.addSynonyms(syns, func(int) bool { return true })
+	return descCoverage(d, intent, weights, forms, slots)
 }
 
 // TestJoinedCoversPhrasalVerbs keeps joined's list in step with the table.

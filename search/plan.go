@@ -20,8 +20,9 @@ import (
 // intent does not pay for it. The corrections join the words leg's
 // synonym query too, at its weight: a misspelled word is then no longer
 // outvoted by the intent's common words ("get dividnds" ranking every
-// get_ tool). They are looked up while the plan is made, only for an
-// intent with a word that may be a typo.
+// get_ tool). They are looked up only for an intent with a word that may
+// be a typo, beside the words leg's main query, which does not need them:
+// what reads them waits for them (see plan.awaitFixes).
 type plan struct {
 	intent string
 	words  []string       // query words, stop words removed
@@ -45,6 +46,16 @@ type plan struct {
 	// meant are words with each corrected word replaced by its correction:
 	// what the boosts compare with a tool's name and description.
 	meant []string
+	// fixed is closed once fixes, meant, synExpr and the corrections'
+	// counts in docs are set; nil when they were set with the plan.
+	fixed chan struct{}
+}
+
+// awaitFixes waits until the plan's corrections are in (see plan.fixed).
+func (p *plan) awaitFixes() {
+	if p.fixed != nil {
+		<-p.fixed
+	}
 }
 
 func (p *plan) empty() bool { return len(p.words) == 0 }
@@ -112,7 +123,21 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	p.kept = kept
 	p.wordsExpr = orQuery(kept)
 	p.meant = p.words
-	if fixed := s.corrections(ctx, p.fixable); len(fixed) > 0 {
+	var synBase []string
+	if s.synWeight > 0 {
+		synBase = synonymsWithin(syns, docs, kept, budget)
+		p.synExpr = orQuery(synBase)
+	}
+	if len(p.fixable) == 0 {
+		return p
+	}
+	p.fixed = make(chan struct{})
+	go func() {
+		defer close(p.fixed)
+		fixed := s.corrections(ctx, p.fixable)
+		if len(fixed) == 0 {
+			return
+		}
 		p.meant = slices.Clone(p.words)
 		for i, w := range p.meant {
 			if t, ok := fixed[w]; ok {
@@ -121,10 +146,10 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 				p.fixes = append(p.fixes, t.Text)
 			}
 		}
-	}
-	if s.synWeight > 0 {
-		p.synExpr = orQuery(append(synonymsWithin(syns, docs, kept, budget), p.fixes...))
-	}
+		if s.synWeight > 0 {
+			p.synExpr = orQuery(append(synBase, p.fixes...))
+		}
+	}()
 	return p
 }
 
@@ -272,8 +297,10 @@ func synonymsWithin(syns []string, docs map[string]int, kept []string, budget in
 // unstemmed ranking that lifts MRR by about 0.01 on both bench sets, at a
 // cost that grows with the catalog (the words past the budget add rows
 // and, as measured, no recall). On a larger catalog only the
-// maxTrigramUnknown longest unknown words are searched.
+// maxTrigramUnknown longest unknown words are searched. It waits for the
+// plan's corrections.
 func (s *Searcher) trigramQuery(ctx context.Context, p *plan) string {
+	p.awaitFixes()
 	if s.trigramEvery(ctx) {
 		var terms []string
 		for _, w := range p.kept {

@@ -86,6 +86,7 @@ func TestCorrectionsReachTheWordsLeg(t *testing.T) {
 	s, _ := fixtureSearcher(t, &Options{TrigramAllUpTo: -1})
 	ctx := context.Background()
 	p := s.plan(ctx, "serach the inbox")
+	p.awaitFixes()
 	if !slices.Contains(p.fixes, "search") || !strings.Contains(p.synExpr, `"search"`) || !slices.Contains(p.meant, "search") {
 		t.Errorf("plan(serach the inbox): fixes %v, synonym query %s, meant %v; want search in each", p.fixes, p.synExpr, p.meant)
 	}

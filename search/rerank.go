@@ -32,6 +32,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	if len(top) == 0 || (s.nameBoost <= 0 && s.descBoost <= 0) {
 		return nil, nil
 	}
+	p.awaitFixes()
 	ids := make([]int64, len(top))
 	for i, c := range top {
 		ids[i] = c.id
@@ -49,6 +50,8 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	for i, w := range p.meant {
 		syns[i] = s.syn.of(w)
 	}
+	forms := newFormIndex()
+	synSlots := forms.addSynonyms(syns, func(i int) bool { return weights[i] != 0 })
 	for i := range top {
 		t, ok := byID[top[i].id]
 		if !ok {
@@ -58,7 +61,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn)
 		}
 		if s.descBoost > 0 {
-			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights, syns)
+			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights, forms, synSlots)
 		}
 		if deprecated(t.Doc.Desc) {
 			top[i].fused *= deprecatedRank
@@ -88,11 +91,12 @@ func (s *Searcher) rarity(ctx context.Context, p *plan) []float64 {
 
 // descCoverage is the weighted share of intent words that d's name or
 // description holds (matched as by wordsMatch), a word held only by a
-// synonym (syns, by intent word) counting synonymCover as much. It scans
+// synonym counting synonymCover as much: synSlots[i] are the slots in
+// forms of intent word i's synonyms (see formIndex.addSynonyms). It scans
 // the text once, allocating little: it runs on every candidate
 // boostNames reads; the synonyms' check reads it again only when an
 // uncovered word has synonyms.
-func descCoverage(d store.Doc, intentWords []string, weights []float64, syns [][]string) float64 {
+func descCoverage(d store.Doc, intentWords []string, weights []float64, forms *formIndex, synSlots [][][]int) float64 {
 	var total float64
 	for _, w := range weights {
 		total += w
@@ -136,15 +140,16 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64, syns [][
 			}
 		}
 	}
-	var text wordSet
+	var found []bool
 	for i := range intentWords {
-		if covered[i] || len(syns[i]) == 0 || weights[i] == 0 {
+		if covered[i] || len(synSlots[i]) == 0 || weights[i] == 0 {
 			continue
 		}
-		if text == nil {
-			text = textWords(d.Name, d.Desc)
+		if found == nil {
+			found = make([]bool, forms.n)
+			forms.scan(found, d.Name, d.Desc)
 		}
-		if text.holdsAny(syns[i]) {
+		if allOf(found, synSlots[i]) {
 			hit += synonymCover * weights[i]
 		}
 	}
