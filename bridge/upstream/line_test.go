@@ -161,11 +161,17 @@ func TestJSONLineReaderKeepsPageBlocks(t *testing.T) {
 
 	tap := watchingTap(true)
 	j := newJSONLineReader(io.NopCloser(strings.NewReader(stream)), 1<<24, tap, testServer("s", "true"), slog.New(slog.DiscardHandler))
-	out, err := io.ReadAll(j)
-	if err != nil {
-		t.Fatal(err)
+	var lines []string
+	for {
+		msg, err := j.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(msg))
 	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	want := []string{`{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}`, other, `{"jsonrpc":"2.0","id":9,"result":{}}`}
 	if len(lines) != len(want) {
 		t.Fatalf("go-sdk read %d lines, want %d", len(lines), len(want))

@@ -185,20 +185,19 @@ func (t *tailBuffer) String() string {
 	return string(bytes.TrimSpace(t.buf))
 }
 
-// jsonLineReader passes through the lines of r that are JSON-RPC messages
-// (or batches), one per line, and skips (and logs) everything else: some
-// servers print a banner, progress or JSON log lines on stdout, on which the
-// SDK's stdio transport would otherwise fail. Each message passed on is also
-// shown to tap.
+// jsonLineReader reads the lines of r that are JSON-RPC messages (or
+// batches), one per line, for the session ([stdioConn]), and skips (and
+// logs) everything else: some servers print a banner, progress or JSON log
+// lines on stdout, on which the session would otherwise fail. Each message
+// is also shown to tap.
 type jsonLineReader struct {
-	r       *bufio.Reader
-	closer  io.Closer
-	max     int // longest line accepted
-	tap     *listTap
-	server  config.Server // for its name, and its secrets scrubbed from logs
-	logger  *slog.Logger
-	pending []byte // the rest of the current line, not yet read
-	cur     line   // the line being read
+	r      *bufio.Reader
+	closer io.Closer
+	max    int // longest line accepted
+	tap    *listTap
+	server config.Server // for its name, and its secrets scrubbed from logs
+	logger *slog.Logger
+	cur    line // the line being read
 
 	// fatal is why reading stopped for good, when the stream itself was
 	// fine (a line over max); read by the goroutine reporting the failure.
@@ -209,22 +208,20 @@ func newJSONLineReader(r io.ReadCloser, max int, tap *listTap, server config.Ser
 	return &jsonLineReader{r: bufio.NewReaderSize(r, 64<<10), closer: r, max: max, tap: tap, server: server, logger: logger}
 }
 
-func (j *jsonLineReader) Read(p []byte) (int, error) {
-	for len(j.pending) == 0 {
+// next returns the next message go-sdk reads, without its newline, or the
+// error that ended the stream. The message is valid until the next call.
+func (j *jsonLineReader) next() ([]byte, error) {
+	for {
 		l, err := j.readLine()
 		if l != nil {
 			if msg := j.message(l); msg != nil {
-				j.pending = append(msg, '\n')
-				break
+				return msg, nil // an error with it comes again on the next call
 			}
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
-	n := copy(p, j.pending)
-	j.pending = j.pending[n:]
-	return n, nil
 }
 
 // message returns what go-sdk reads for line l, or nil when the line is
