@@ -194,3 +194,35 @@ func TestJSONLineReaderKeepsPageBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A real stdio server's catalog listed in pages of many blocks (kept from
+// the reader's blocks) is the catalog listed in pages of one block each
+// (read whole and copied): the same tools, byte for byte.
+func TestListToolsInBlocksAsInSmallPages(t *testing.T) {
+	ctx := testContext(t)
+	big := demoServer(t, "blocks", "--fault", "big-catalog:600", "--page-size", "300")
+	small := demoServer(t, "lines", "--fault", "big-catalog:600", "--page-size", "5")
+	u := newTestUpstreams(t, testConfig(big, small), nil)
+	inBlocks, err := u.ListTools(ctx, "blocks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inLines, err := u.ListTools(ctx, "lines")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inBlocks.Lossy || inLines.Lossy || inBlocks.Refusal != "" || inLines.Refusal != "" {
+		t.Fatalf("listings lossy %v/%v, refused %q/%q", inBlocks.Lossy, inLines.Lossy, inBlocks.Refusal, inLines.Refusal)
+	}
+	if perPage := inBlocks.Bytes / int64(inBlocks.Pages); perPage < 2*lineBlockBytes {
+		t.Fatalf("pages of %d bytes: too short to need several blocks", perPage)
+	}
+	if len(inBlocks.Tools) != len(inLines.Tools) || len(inLines.Tools) < 600 {
+		t.Fatalf("listed %d tools in blocks and %d in small pages, want the same 600 or more", len(inBlocks.Tools), len(inLines.Tools))
+	}
+	for i := range inLines.Tools {
+		if !bytes.Equal(inBlocks.Tools[i], inLines.Tools[i]) {
+			t.Fatalf("tool %d listed in blocks:\n%.300s\nin small pages:\n%.300s", i, inBlocks.Tools[i], inLines.Tools[i])
+		}
+	}
+}
