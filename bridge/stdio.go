@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -30,8 +31,97 @@ func NewStdioTransport(r io.Reader, w io.Writer, drain time.Duration, logger *sl
 		logger = slog.New(slog.DiscardHandler)
 	}
 	out := &lockedWriter{w: w}
-	return &drainingTransport{inner: &mcp.IOTransport{Reader: newStdinGuard(rc, out, logger), Writer: out}, drain: drain}
+	return &drainingTransport{inner: &guardTransport{in: rc, out: out, logger: logger}, drain: drain}
 }
+
+// guardTransport is the session's side of stdio, in place of go-sdk's
+// IOTransport: the session reads the messages the guard decoded. The guard
+// decodes each line as go-sdk does, to be sure it can; IOTransport would
+// decode it twice more (as a batch, then as one message), each time with a
+// 64 KiB buffer of its own, on every call.
+type guardTransport struct {
+	in     io.ReadCloser
+	out    *lockedWriter
+	logger *slog.Logger
+}
+
+func (t *guardTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &guardConn{out: t.out, closer: t.in, incoming: make(chan guardRead), closed: make(chan struct{})}
+	g := newStdinGuard(t.in, t.out, t.logger)
+	// Reads block on the client's input, which Close cannot interrupt: a
+	// goroutine reads, and Read waits for it or for Close. It ends with the
+	// input, or at its next message after Close.
+	go func() {
+		for {
+			msg, err := g.next()
+			select {
+			case c.incoming <- guardRead{msg, err}:
+			case <-c.closed:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return c, nil
+}
+
+// guardRead is one result of [stdinGuard.next].
+type guardRead struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// guardConn is one stdio session's connection: the guard's messages in,
+// one line each out.
+type guardConn struct {
+	out      *lockedWriter
+	closer   io.Closer      // the client's input
+	incoming chan guardRead // from the reading goroutine
+	closed   chan struct{}  // closed by Close
+
+	closeOnce sync.Once
+	closeErr  error // set once, in closeOnce
+}
+
+func (c *guardConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	select {
+	case r := <-c.incoming:
+		return r.msg, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+func (c *guardConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding a message to the client: %w", err)
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
+}
+
+// Close closes the client's input, never the output (not the session's to
+// close).
+func (c *guardConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.closeErr = c.closer.Close()
+		close(c.closed)
+	})
+	return c.closeErr
+}
+
+func (*guardConn) SessionID() string { return "" }
 
 type drainingTransport struct {
 	inner mcp.Transport

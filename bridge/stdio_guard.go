@@ -9,6 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Bounds of one client message on stdio. go-sdk ends the whole session, and
@@ -20,46 +22,46 @@ const (
 	maxClientLine  = 16<<20 - 1
 )
 
-// stdinGuard passes the client's messages, one a line, through to go-sdk's
-// stdio transport, which ends the session on the first line it cannot
-// decode. A line over maxClientDepth levels of nesting or maxClientLine
-// bytes is answered, when it carries an id, with a JSON-RPC error written to
-// out, and dropped; so is any line that is not one JSON-RPC 2.0 message (see
-// [checkLine]), answered with a parse error or an invalid request error.
+// stdinGuard reads the client's messages, one a line, for the session
+// ([guardConn]): go-sdk ends the whole session on the first message it
+// cannot decode. A line over maxClientDepth levels of nesting or
+// maxClientLine bytes is answered, when it carries an id, with a JSON-RPC
+// error written to out, and dropped; so is any line that is not one
+// JSON-RPC 2.0 message (see [checkLine]), answered with a parse error or an
+// invalid request error.
 type stdinGuard struct {
-	r       *bufio.Reader
-	closer  io.Closer
-	out     *lockedWriter // shared with the transport's writes
-	logger  *slog.Logger
-	pending []byte // the rest of the current line, not yet read
-	line    []byte // reused line buffer
+	r      *bufio.Reader
+	closer io.Closer
+	out    *lockedWriter // shared with the session's writes
+	logger *slog.Logger
+	line   []byte // reused line buffer
 }
 
 func newStdinGuard(r io.ReadCloser, out *lockedWriter, logger *slog.Logger) *stdinGuard {
 	return &stdinGuard{r: bufio.NewReaderSize(r, 64<<10), closer: r, out: out, logger: logger}
 }
 
-func (g *stdinGuard) Read(p []byte) (int, error) {
-	for len(g.pending) == 0 {
+// next returns the next message the session may read, decoded as go-sdk
+// decodes it, or the error that ended the client's input.
+func (g *stdinGuard) next() (jsonrpc.Message, error) {
+	for {
 		line, tooLong, err := g.readLine()
+		var msg jsonrpc.Message
 		switch depth := nestingDepth(line); {
 		case tooLong:
 			g.reject(line, fmt.Sprintf("message longer than %d bytes", maxClientLine))
 		case depth > maxClientDepth:
 			g.reject(line, fmt.Sprintf("message nested %d levels deep, over the %d limit", depth, maxClientDepth))
 		default:
-			g.admit(line)
+			msg = g.admit(line)
 		}
-		if err != nil && len(g.pending) == 0 {
-			return 0, err
+		if msg != nil {
+			return msg, nil // an error with it comes again on the next call
 		}
 		if err != nil {
-			break
+			return nil, err
 		}
 	}
-	n := copy(p, g.pending)
-	g.pending = g.pending[n:]
-	return n, nil
 }
 
 // readLine reads one line without its newline. Past maxClientLine it keeps
@@ -81,22 +83,21 @@ func (g *stdinGuard) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-func (g *stdinGuard) Close() error { return g.closer.Close() }
-
-// admit passes line on to go-sdk when it is one JSON-RPC 2.0 message, and
-// otherwise answers it with the JSON-RPC error it calls for. A blank line
-// is skipped.
-func (g *stdinGuard) admit(line []byte) {
+// admit returns the message on line when it is one JSON-RPC 2.0 message,
+// and otherwise answers it with the JSON-RPC error it calls for and returns
+// nil. A blank line is skipped.
+func (g *stdinGuard) admit(line []byte) jsonrpc.Message {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
-		return
+		return nil
 	}
-	if e := checkLine(line); e != nil {
+	msg, e := checkLine(line)
+	if e != nil {
 		g.logger.Warn("answered a malformed client message with a JSON-RPC error", "code", e.code, "reason", e.why, "id", string(e.id))
 		g.out.Write(e.response())
-		return
+		return nil
 	}
-	g.pending = append(line, '\n')
+	return msg
 }
 
 // reject answers the request on line, if it has an id, with an Invalid

@@ -56,51 +56,53 @@ func invalidRequest(id json.RawMessage, why string) *lineError {
 	return &lineError{id: id, code: jsonrpc.CodeInvalidRequest, why: why}
 }
 
-// checkLine reports whether line, with blanks around it trimmed, is one
+// checkLine decodes line, with blanks around it trimmed, when it is one
 // JSON-RPC 2.0 message as MCP has them: a request, a notification or a
 // response, one JSON object with a "jsonrpc":"2.0" member, a string or
 // integer id (never null), a string method and structured params. What is
 // not JSON gets a parse error; any other value (a batch included: MCP
 // 2025-06-18 removed batching) gets an invalid request error, with the
 // message's id when it has a usable one, else null.
-func checkLine(line []byte) *lineError {
+func checkLine(line []byte) (jsonrpc.Message, *lineError) {
 	if !json.Valid(line) {
-		return parseError("not one JSON value (a JSON-RPC message is one JSON object a line)")
+		return nil, parseError("not one JSON value (a JSON-RPC message is one JSON object a line)")
 	}
 	switch line[0] {
 	case '{':
 	case '[':
-		return invalidRequest(nil, "JSON-RPC batches are not supported (MCP 2025-06-18 removed them): send one message a line")
+		return nil, invalidRequest(nil, "JSON-RPC batches are not supported (MCP 2025-06-18 removed them): send one message a line")
 	default:
-		return invalidRequest(nil, "a JSON-RPC message is a JSON object")
+		return nil, invalidRequest(nil, "a JSON-RPC message is a JSON object")
 	}
 	m, err := members(line)
 	if err != nil {
-		return invalidRequest(nil, err.Error())
+		return nil, invalidRequest(nil, err.Error())
 	}
 	id, idErr := checkID(m)
 	if idErr != nil {
-		return invalidRequest(nil, idErr.Error())
+		return nil, invalidRequest(nil, idErr.Error())
 	}
 	if v, ok := m["jsonrpc"]; !ok || string(v) != `"2.0"` {
-		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
+		return nil, invalidRequest(id, `"jsonrpc" must be "2.0"`)
 	}
 	if method, ok := m["method"]; ok {
 		if method[0] != '"' {
-			return invalidRequest(id, `"method" must be a string`)
+			return nil, invalidRequest(id, `"method" must be a string`)
 		}
 		if p, ok := m["params"]; ok && p[0] != '{' && p[0] != '[' && string(p) != "null" {
-			return invalidRequest(id, `"params" must be an object or an array`)
+			return nil, invalidRequest(id, `"params" must be an object or an array`)
 		}
 	} else if err := checkResponse(id, m); err != nil {
-		return invalidRequest(nil, err.Error())
+		return nil, invalidRequest(nil, err.Error())
 	}
-	// What passes here must pass go-sdk's own decoding, which would end
-	// the session otherwise.
-	if _, err := jsonrpc.DecodeMessage(line); err != nil {
-		return invalidRequest(id, err.Error())
+	// go-sdk's own decoding: what it would make of the line, and what the
+	// session is handed ([guardConn]), so that nothing it cannot decode
+	// reaches it.
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, invalidRequest(id, err.Error())
 	}
-	return nil
+	return msg, nil
 }
 
 // members returns the top-level members of the JSON object line that

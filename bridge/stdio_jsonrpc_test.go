@@ -65,7 +65,7 @@ func TestCheckLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
-			e := checkLine([]byte(tt.line))
+			_, e := checkLine([]byte(tt.line))
 			if tt.code == 0 {
 				if e != nil {
 					t.Fatalf("rejected a valid message: %d %s", e.code, e.why)

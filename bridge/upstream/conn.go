@@ -95,11 +95,7 @@ func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, 
 		}
 		c.proc = p
 		c.stdout = newJSONLineReader(p.stdout, max, tap, s, o.Logger)
-		t := &mcp.IOTransport{
-			Reader:        c.stdout,
-			Writer:        tappedWriter{w: p.stdin, tap: tap},
-			MaxLineLength: max + 1,
-		}
+		t := &stdioTransport{r: c.stdout, w: tappedWriter{w: p.stdin, tap: tap}}
 		cs, err := connectStdio(ctx, client, t, p, o.StopGrace)
 		if err != nil {
 			return nil, &Error{Server: s.Name, Op: "start", Err: err, StderrTail: p.stderr.String()}

@@ -185,20 +185,19 @@ func (t *tailBuffer) String() string {
 	return string(bytes.TrimSpace(t.buf))
 }
 
-// jsonLineReader passes through the lines of r that are JSON-RPC messages
-// (or batches), one per line, and skips (and logs) everything else: some
-// servers print a banner, progress or JSON log lines on stdout, on which the
-// SDK's stdio transport would otherwise fail. Each message passed on is also
-// shown to tap.
+// jsonLineReader reads the lines of r that are JSON-RPC messages (or
+// batches), one per line, for the session ([stdioConn]), and skips (and
+// logs) everything else: some servers print a banner, progress or JSON log
+// lines on stdout, on which the session would otherwise fail. Each message
+// is also shown to tap.
 type jsonLineReader struct {
-	r       *bufio.Reader
-	closer  io.Closer
-	max     int // longest line accepted
-	tap     *listTap
-	server  config.Server // for its name, and its secrets scrubbed from logs
-	logger  *slog.Logger
-	pending []byte // the rest of the current line, not yet read
-	line    []byte // reused line buffer
+	r      *bufio.Reader
+	closer io.Closer
+	max    int // longest line accepted
+	tap    *listTap
+	server config.Server // for its name, and its secrets scrubbed from logs
+	logger *slog.Logger
+	cur    line // the line being read
 
 	// fatal is why reading stopped for good, when the stream itself was
 	// fine (a line over max); read by the goroutine reporting the failure.
@@ -209,26 +208,42 @@ func newJSONLineReader(r io.ReadCloser, max int, tap *listTap, server config.Ser
 	return &jsonLineReader{r: bufio.NewReaderSize(r, 64<<10), closer: r, max: max, tap: tap, server: server, logger: logger}
 }
 
-func (j *jsonLineReader) Read(p []byte) (int, error) {
-	for len(j.pending) == 0 {
-		line, err := j.readLine()
-		if msg := bytes.TrimSpace(line); len(msg) > 0 {
-			if isJSONRPC(msg) {
-				if stub := j.tap.received(msg); stub != nil {
-					msg = stub
-				}
-				j.pending = append(msg, '\n')
-				break
+// next returns the next message go-sdk reads, without its newline, or the
+// error that ended the stream. The message is valid until the next call.
+func (j *jsonLineReader) next() ([]byte, error) {
+	for {
+		l, err := j.readLine()
+		if l != nil {
+			if msg := j.message(l); msg != nil {
+				return msg, nil // an error with it comes again on the next call
 			}
-			j.logger.Warn("skipped a line on upstream stdout that is not JSON-RPC", "server", j.server.Name, "line", j.server.Redact(excerpt(msg, 200)))
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
-	n := copy(p, j.pending)
-	j.pending = j.pending[n:]
-	return n, nil
+}
+
+// message returns what go-sdk reads for line l, or nil when the line is
+// skipped. An answer to a watched tools/list may be kept by the tap from
+// the line's blocks as they are; any other message is read whole.
+func (j *jsonLineReader) message(l *line) []byte {
+	if msg, kept := j.tap.receivedLine(l); kept {
+		l.release() // the page holds slices of its blocks
+		return msg
+	}
+	msg := bytes.TrimSpace(l.bytes())
+	if len(msg) == 0 {
+		return nil
+	}
+	if !isJSONRPC(msg) {
+		j.logger.Warn("skipped a line on upstream stdout that is not JSON-RPC", "server", j.server.Name, "line", j.server.Redact(excerpt(msg, 200)))
+		return nil
+	}
+	if stub := j.tap.received(msg); stub != nil {
+		return stub
+	}
+	return msg
 }
 
 // isJSONRPC reports whether msg is a JSON-RPC 2.0 object, or a batch.
@@ -245,31 +260,24 @@ func isJSONRPC(msg []byte) bool {
 	return false
 }
 
-// keepLineBytes is the largest line buffer a jsonLineReader keeps for the
-// next line. One that grew past it for a big message (a 5,000-tool
-// listing is a 16 MB line) is let go rather than held for the life of the
-// connection.
-const keepLineBytes = 1 << 20
-
 // readLine reads one line, without its newline, of at most j.max bytes.
 // The line is valid until the next call.
-func (j *jsonLineReader) readLine() ([]byte, error) {
-	if cap(j.line) > keepLineBytes {
-		j.line = nil
-	}
-	j.line = j.line[:0]
+func (j *jsonLineReader) readLine() (*line, error) {
+	l := &j.cur
+	l.reset()
 	for {
 		chunk, err := j.r.ReadSlice('\n')
-		j.line = append(j.line, chunk...)
-		if len(j.line) > j.max {
+		if l.n+len(chunk) > j.max {
 			err := fmt.Errorf("%w: a message over %d bytes", ErrMessageTooLarge, j.max)
 			j.fatal.Store(&err)
 			return nil, err
 		}
+		l.write(chunk)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimSuffix(j.line, []byte{'\n'}), err
+		l.trimNewline()
+		return l, err
 	}
 }
 

@@ -73,8 +73,9 @@ func (t *listTap) sent(msg []byte) {
 // caller may reuse it.
 //
 // The watched answer's result is decoded once, here, straight into the page
-// the listing reads: each tool is copied out of msg once, and msg (the
-// whole page, 16 MB for 5,000 tools) is not copied whole.
+// the listing reads: each tool is copied out of msg once, and msg is not
+// copied whole. A stdio server's long lines come to [listTap.receivedLine]
+// first, which copies nothing.
 func (t *listTap) received(msg []byte) []byte {
 	t.mu.Lock()
 	waiting := t.armed && t.id != "" && t.page == nil
@@ -115,6 +116,41 @@ func (t *listTap) received(msg []byte) []byte {
 	stub, ok := stubPage(head.ID, resp.Result)
 	t.stubbed = ok
 	return stub
+}
+
+// receivedLine is [listTap.received] for a line of a stdio server longer
+// than one block, read without joining its blocks: when l answers the
+// watched request and reads as a page, the tap keeps the page, its tools
+// as slices of l's blocks (which the caller must then not fill again), and
+// returns what go-sdk reads in l's place (the stub, or l whole) and true.
+// For anything else it returns false, having kept nothing: the caller then
+// reads l whole, and shows it to received, which decides as before. (A
+// line in one block is joined at no cost, and received copies the few
+// tools it can hold.)
+func (t *listTap) receivedLine(l *line) ([]byte, bool) {
+	t.mu.Lock()
+	waiting := t.armed && t.id != "" && t.page == nil
+	t.mu.Unlock()
+	if !waiting || len(l.blocks) < 2 {
+		return nil, false
+	}
+	a, ok := scanAnswer(l)
+	if !ok || a.version != "2.0" || a.page == nil {
+		return nil, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.armed || t.id != string(a.id) || t.page != nil {
+		return nil, false
+	}
+	t.page = a.page
+	if t.stub {
+		if stub, ok := stubPage(a.id, a.page); ok {
+			t.stubbed = true
+			return stub, true
+		}
+	}
+	return bytes.TrimSpace(l.bytes()), true
 }
 
 // stubPage returns the JSON-RPC answer id with page's nextCursor and
