@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/capbridge/capbridge/internal/jsondepth"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -47,7 +49,7 @@ func (g *stdinGuard) next() (jsonrpc.Message, error) {
 	for {
 		line, tooLong, err := g.readLine()
 		var msg jsonrpc.Message
-		switch depth := nestingDepth(line); {
+		switch depth := jsondepth.Of(line); {
 		case tooLong:
 			g.reject(line, fmt.Sprintf("message longer than %d bytes", maxClientLine))
 		case depth > maxClientDepth:
@@ -109,36 +111,6 @@ func (g *stdinGuard) reject(line []byte, why string) {
 		return
 	}
 	g.out.Write(invalidRequest(id, why).response())
-}
-
-// nestingDepth returns the deepest nesting of objects and arrays in b,
-// ignoring brackets inside strings.
-func nestingDepth(b []byte) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, c := range b {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
 }
 
 // topLevelID returns the raw "id" member of the JSON object on line, found

@@ -14,15 +14,7 @@ import (
 // model holds it, and a synonym phrase exactly when the model holds all
 // its words.
 func TestFormIndexReadsAsWordSet(t *testing.T) {
-	st := openStore(t)
-	f, err := OpenFile(laptopCatalog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := LoadCatalog(context.Background(), st, f, nil); err != nil {
-		t.Fatal(err)
-	}
+	st := laptopSearcher(t).st
 	tools, err := st.Tools(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)

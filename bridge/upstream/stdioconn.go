@@ -8,6 +8,8 @@ import (
 	"io"
 	"sync"
 
+	"github.com/capbridge/capbridge/internal/jsondepth"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -88,7 +90,7 @@ const maxDepth = 1000
 // array go-sdk reads as one, else one message.
 func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
 	var raws []json.RawMessage
-	if len(line) > 0 && line[0] == '[' && nesting(line) <= maxDepth && json.Unmarshal(line, &raws) == nil {
+	if len(line) > 0 && line[0] == '[' && jsondepth.Of(line) <= maxDepth && json.Unmarshal(line, &raws) == nil {
 		if len(raws) == 0 {
 			return nil, true, errors.New("empty batch")
 		}
@@ -107,38 +109,6 @@ func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
 		return nil, false, err
 	}
 	return []jsonrpc.Message{msg}, false, nil
-}
-
-// nesting returns the deepest nesting of objects and arrays in the JSON b,
-// counted as go-sdk counts it.
-func nesting(b []byte) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, c := range b {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return deepest
 }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
