@@ -240,17 +240,14 @@ func (s *Store) IsHeld(ctx context.Context, server, tool string) (bool, error) {
 		return false, err
 	}
 	op := fmt.Sprintf("checking whether %s/%s is held", server, tool)
-	rows, err := s.stmts.query(ctx, "SELECT held FROM pins WHERE server = ? AND tool = ?", server, tool)
+	// The partial index pins_held answers without reading the pin's row,
+	// whose held column lies past the definitions (overflow pages).
+	rows, err := s.stmts.query(ctx, "SELECT 1 FROM pins INDEXED BY pins_held WHERE server = ? AND tool = ? AND held <> 0", server, tool)
 	if err != nil {
 		return false, s.wrap(op, err)
 	}
 	defer rows.Close()
-	held := false
-	if rows.Next() {
-		if err := rows.Scan(&held); err != nil {
-			return false, s.wrap(op, err)
-		}
-	}
+	held := rows.Next()
 	if err := rows.Err(); err != nil {
 		return false, s.wrap(op, err)
 	}
