@@ -167,6 +167,8 @@ func weakWords(weak, words []string) []string {
 
 // stems returns shorter forms w may take without an English inflection
 // ending: meetings -> meeting, closing -> clos, close (see singulars).
+// formIndex.mark spells the same rules out without allocating, on the
+// search's hot path; TestFormIndexReadsAsWordSet holds the two together.
 func stems(w string) []string {
 	out := singulars(w)
 	for _, suf := range [...]string{"ing", "ed"} {
