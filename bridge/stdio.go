@@ -91,6 +91,9 @@ func (c *guardConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	select {
 	case r := <-c.incoming:
+		if c.isClosed() {
+			return nil, io.EOF // the input closed under this read: Close's answer, not the pipe's error
+		}
 		return r.msg, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -115,13 +118,23 @@ func (c *guardConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // close).
 func (c *guardConn) Close() error {
 	c.closeOnce.Do(func() {
+		close(c.closed) // first: a read the input's closing wakes must see it
 		c.closeErr = c.closer.Close()
-		close(c.closed)
 	})
 	return c.closeErr
 }
 
 func (*guardConn) SessionID() string { return "" }
+
+// isClosed reports whether Close was called.
+func (c *guardConn) isClosed() bool {
+	select {
+	case <-c.closed:
+		return true
+	default:
+		return false
+	}
+}
 
 type drainingTransport struct {
 	inner mcp.Transport

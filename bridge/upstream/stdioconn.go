@@ -123,6 +123,11 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	var r stdioRead
 	select {
 	case r = <-c.incoming:
+		select {
+		case <-c.closed:
+			return nil, io.EOF // the pipes closed under this read: Close's answer, not their error
+		default:
+		}
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-c.closed:
@@ -217,8 +222,8 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // tells it to exit) and its stdout (which ends readLines).
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
+		close(c.closed) // first: a read the pipes' closing wakes must see it
 		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
-		close(c.closed)
 	})
 	return c.closeErr
 }
