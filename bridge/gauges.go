@@ -3,7 +3,7 @@ package bridge
 // Gauges are sizes of the bridge's bounded in-memory state, for a soak to
 // watch for growth.
 type Gauges struct {
-	Handles       int   // live action ids
+	Actions       int   // actions numbered for action ids (ids themselves cost nothing)
 	PagedResults  int   // results whose later pages are kept behind cursors
 	Cursors       int   // live cursors: those whose page is kept
 	PageBytes     int64 // page text kept
@@ -15,7 +15,7 @@ type Gauges struct {
 func (b *Server) Gauges() Gauges {
 	var g Gauges
 	b.handles.mu.Lock()
-	g.Handles = len(b.handles.byID)
+	g.Actions = len(b.handles.acts)
 	b.handles.mu.Unlock()
 	g.PagedResults, g.Cursors, g.PageBytes = b.pager.Sizes()
 	b.validators.mu.Lock()

@@ -9,31 +9,49 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
-	"unique"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Handle lifetimes and layout from the design contract.
 const (
 	handleTTL      = 10 * time.Minute // an action id may be used this long after it was issued
 	handlePrefix   = "act_"
-	handleBytes    = 16     // 128 random bits
-	handleMACBytes = 10     // HMAC-SHA256 of the rest, cut to 80 bits
-	maxHandlesKept = 200000 // bound on live ids, whatever the traffic
+	handleBytes    = 16 // 128 random bits
+	handleMACBytes = 10 // HMAC-SHA256 of the rest, cut to 80 bits
+	actionBytes    = 3  // the action's number
+	// maxActions bounds the actions numbered under one key. Past it (a
+	// server that changes its tools' definitions without end), the
+	// numbers start over under a fresh key, and ids of the old one answer
+	// expired.
+	maxActions = 1 << 18
 )
 
 // An id spells, in unpadded base64url after handlePrefix, its random bits,
-// the second it was issued (since handles.epoch, big-endian) and a MAC of
-// both and of the session it was issued to, under a key this process drew
-// at random: idBytes in all, idChars characters, with no padding bits to
+// the second it was issued (since handles.epoch, big-endian), the number
+// of its action (masked by the random bits) and a MAC of all of these and
+// of the session it was issued to, under a key this process drew at
+// random: idBytes in all, handleChars characters, with no padding bits to
 // spell two ways.
+//
+// An id holds all that resolving it needs, so ids cost no memory, live or
+// expired: the handles remember only each action (server, tool, schema
+// hash) once, by number.
 const (
-	idBytes     = handleBytes + 4 + handleMACBytes
+	idBytes     = handleBytes + 4 + actionBytes + handleMACBytes
 	handleChars = idBytes / 3 * 4
+	atOffset    = handleBytes
+	numOffset   = atOffset + 4
+	macOffset   = numOffset + actionBytes
 )
+
+// ActionIDBytes is the length of every action id, prefix included.
+const ActionIDBytes = len(handlePrefix) + handleChars
 
 // Errors a handle lookup answers with; run_capability maps them onto the
 // "expired" and "unknown_action" statuses.
@@ -50,86 +68,123 @@ type action struct {
 	hash   string // schema hash the card was made from
 }
 
-// issued is what is remembered of a live id; its random bits are the map
-// key. An id past handleTTL is forgotten: its MAC alone proves it was
-// issued, so answering "expired" costs no memory.
-type issued struct {
-	act     unique.Handle[action] // one copy per tool, shared by its ids
-	session any                   // the client session the id was issued to
-	at      time.Duration         // since handles.epoch
-}
-
-// handleKey is an id's random bits.
-type handleKey [handleBytes]byte
-
 // handles issues opaque action ids and resolves them for the session they
-// were issued to. Memory holds live ids only, at most maxHandlesKept: an
-// expired id is recognised by its MAC.
+// were issued to.
 type handles struct {
 	now   func() time.Time
 	rand  io.Reader
-	epoch time.Time // issued.at and an id's issue second count from here
-	key   []byte    // the MAC key, random per process: ids die with it
+	epoch time.Time // an id's issue second counts from here
 	// enc writes and reads ids. idBytes is a multiple of 3, so every
 	// character carries 6 bits of the id and each id has one spelling.
 	enc *base64.Encoding
+	// maxActions is the package's maxActions (tests lower it).
+	maxActions int
 
-	mu    sync.Mutex
-	byID  map[handleKey]issued // guarded by mu; live ids
-	order []handleKey          // guarded by mu; ids in issue order, for pruning
-	head  int                  // guarded by mu; order[:head] are already dropped
-	peak  int                  // guarded by mu; most ids byID held since it was last made
+	mu      sync.Mutex
+	key     []byte            // guarded by mu; the MAC key, random per process: ids die with it
+	oldKey  []byte            // guarded by mu; the key before the numbers last started over
+	acts    []action          // guarded by mu; actions by number
+	numbers map[action]uint32 // guarded by mu; numbers by action
+	// conns tags each connection-bound session (stdio, in-memory) with
+	// random bits for as long as it lives; see sessionTag.
+	conns map[weak.Pointer[mcp.ServerSession]][8]byte // guarded by mu
 }
 
 func newHandles(now func() time.Time, random io.Reader) *handles {
 	if random == nil {
 		random = rand.Reader
 	}
+	h := &handles{now: now, rand: random, epoch: now(), enc: base64.RawURLEncoding.Strict(), maxActions: maxActions,
+		conns: make(map[weak.Pointer[mcp.ServerSession]][8]byte)}
+	h.restartLocked()
+	return h
+}
+
+// restartLocked draws a fresh key and forgets the numbered actions; ids
+// made under the previous key answer expired. h.mu must be held (or h
+// not yet shared).
+func (h *handles) restartLocked() {
 	key := make([]byte, sha256.Size)
-	if _, err := io.ReadFull(rand.Reader, key); err != nil {
-		// crypto/rand does not fail on the systems Go supports.
-		panic("bridge: reading a key for action ids: " + err.Error())
-	}
-	return &handles{now: now, rand: random, epoch: now(), key: key, enc: base64.RawURLEncoding.Strict(), byID: make(map[handleKey]issued)}
+	// crypto/rand does not fail on the systems Go supports.
+	_, _ = rand.Read(key)
+	h.oldKey, h.key = h.key, key
+	h.acts = nil
+	h.numbers = make(map[action]uint32)
 }
 
 // issue returns a fresh action id for a, usable by session only.
 func (h *handles) issue(session any, a action) (string, error) {
 	var id [idBytes]byte
-	k := id[:handleBytes]
-	if _, err := io.ReadFull(h.rand, k); err != nil {
+	if _, err := io.ReadFull(h.rand, id[:handleBytes]); err != nil {
 		return "", fmt.Errorf("reading random bits for an action id: %w", err)
 	}
-	// Thousands of live ids name the same few tools: share one copy of
-	// each action rather than keep the strings each search made.
-	act := unique.Make(a)
 	now := h.now().Sub(h.epoch)
-	binary.BigEndian.PutUint32(id[handleBytes:], uint32(now/time.Second))
-	h.sign(id[handleBytes+4:], id[:handleBytes+4], session)
+	binary.BigEndian.PutUint32(id[atOffset:], uint32(now/time.Second))
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.pruneLocked(now)
-	h.byID[handleKey(k)] = issued{act: act, session: session, at: now}
-	h.order = append(h.order, handleKey(k))
+	n, ok := h.numbers[a]
+	if !ok {
+		if len(h.acts) >= h.maxActions {
+			h.restartLocked()
+		}
+		n = uint32(len(h.acts))
+		h.acts = append(h.acts, a)
+		h.numbers[a] = n
+	}
+	putNumber(id[numOffset:macOffset], n^number(id[:actionBytes]))
+	sign(id[macOffset:], h.key, id[:macOffset], h.sessionTagLocked(session))
 	return handlePrefix + h.enc.EncodeToString(id[:]), nil
 }
 
-// sign writes into mac the MAC of body issued to session.
-func (h *handles) sign(mac, body []byte, session any) {
-	m := hmac.New(sha256.New, h.key)
+// number reads a big-endian action number of actionBytes bytes.
+func number(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
+
+// putNumber writes n into b as number reads it.
+func putNumber(b []byte, n uint32) { b[0], b[1], b[2] = byte(n>>16), byte(n>>8), byte(n) }
+
+// sign writes into mac the MAC under key of body issued to the session
+// tagged tag.
+func sign(mac, key, body, tag []byte) {
+	m := hmac.New(sha256.New, key)
 	m.Write(body)
-	m.Write(sessionTag(session))
+	m.Write(tag)
 	copy(mac, m.Sum(nil))
 }
 
-// sessionTag names a session in a MAC: a Streamable HTTP session by its
-// id, any other by its address (one per connection; an address reused by
-// a later session could at worst make an old id answer "expired" there).
-func sessionTag(session any) []byte {
-	if s, ok := session.(string); ok {
+// sessionTagLocked names a session in a MAC: a Streamable HTTP session by
+// its id, a connection-bound one by random bits drawn when it was first
+// seen and forgotten when it is collected (its address could be reused by
+// a later session). h.mu must be held.
+func (h *handles) sessionTagLocked(session any) []byte {
+	switch s := session.(type) {
+	case string:
 		return []byte("id:" + s)
+	case *mcp.ServerSession:
+		if s != nil {
+			return append([]byte("conn:"), h.connTagLocked(s)...)
+		}
+	case nil:
+	default:
+		panic(fmt.Sprintf("bridge: a session of type %T", session))
 	}
-	return fmt.Appendf(nil, "at:%p", session)
+	return []byte("none")
+}
+
+// connTagLocked returns the random bits that tag s, drawn when s is
+// first seen. h.mu must be held.
+func (h *handles) connTagLocked(s *mcp.ServerSession) []byte {
+	k := weak.Make(s)
+	tag, ok := h.conns[k]
+	if !ok {
+		_, _ = rand.Read(tag[:])
+		h.conns[k] = tag
+		runtime.AddCleanup(s, func(k weak.Pointer[mcp.ServerSession]) {
+			h.mu.Lock()
+			delete(h.conns, k)
+			h.mu.Unlock()
+		}, k)
+	}
+	return tag[:]
 }
 
 // resolve returns the action behind id for session. A well-formed id this
@@ -145,45 +200,28 @@ func (h *handles) resolve(session any, id string) (action, error) {
 	if n, err := h.enc.Decode(b[:], []byte(text)); err != nil || n != idBytes {
 		return action{}, errHandleUnknown
 	}
-	var want [handleMACBytes]byte
-	h.sign(want[:], b[:handleBytes+4], session)
-	if !hmac.Equal(want[:], b[handleBytes+4:]) {
-		return action{}, errHandleUnknown
-	}
 	now := h.now().Sub(h.epoch)
 	h.mu.Lock()
-	it, ok := h.byID[handleKey(b[:handleBytes])]
-	h.mu.Unlock()
-	// The MAC says this process issued the id to this session: gone from
-	// the table, it expired (or, past maxHandlesKept, was let go early).
-	if !ok || it.session != session || now-it.at >= handleTTL {
+	defer h.mu.Unlock()
+	tag := h.sessionTagLocked(session)
+	var want [handleMACBytes]byte
+	sign(want[:], h.key, b[:macOffset], tag)
+	if !hmac.Equal(want[:], b[macOffset:]) {
+		// Issued under the key before the numbers started over: its
+		// action is forgotten, as if it had expired.
+		if h.oldKey != nil {
+			sign(want[:], h.oldKey, b[:macOffset], tag)
+			if hmac.Equal(want[:], b[macOffset:]) {
+				return action{}, errHandleExpired
+			}
+		}
+		return action{}, errHandleUnknown
+	}
+	// The MAC says this process issued the id to this session.
+	at := time.Duration(binary.BigEndian.Uint32(b[atOffset:])) * time.Second
+	n := number(b[numOffset:macOffset]) ^ number(b[:actionBytes])
+	if now-at >= handleTTL || int(n) >= len(h.acts) {
 		return action{}, errHandleExpired
 	}
-	return it.act.Value(), nil
-}
-
-// pruneLocked drops ids past handleTTL and, past maxHandlesKept, the
-// oldest ones. now counts from h.epoch; h.mu must be held.
-func (h *handles) pruneLocked(now time.Duration) {
-	for h.head < len(h.order) {
-		k := h.order[h.head]
-		if now-h.byID[k].at < handleTTL && len(h.order)-h.head < maxHandlesKept {
-			break
-		}
-		delete(h.byID, k)
-		h.head++
-	}
-	if h.head > len(h.order)/2 {
-		h.order = append(h.order[:0:0], h.order[h.head:]...)
-		h.head = 0
-	}
-	// A Go map keeps the buckets of its largest size: after a burst, copy
-	// the few live ids into a map of their size.
-	h.peak = max(h.peak, len(h.byID))
-	if h.peak >= 1024 && len(h.byID) < h.peak/4 {
-		fresh := make(map[handleKey]issued, len(h.byID))
-		maps.Copy(fresh, h.byID) // maps.Clone would keep the buckets too
-		h.byID = fresh
-		h.peak = len(fresh)
-	}
+	return h.acts[n], nil
 }

@@ -4,11 +4,14 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // clock is a settable time source for expiry tests.
@@ -50,8 +53,7 @@ func TestHandleIDsAreOpaqueAndRandom(t *testing.T) {
 }
 
 func TestHandleResolve(t *testing.T) {
-	type sessionA struct{ n int }
-	a, b := &sessionA{1}, &sessionA{2}
+	a, b := new(mcp.ServerSession), new(mcp.ServerSession)
 	want := action{server: "helpdesk", tool: "create_ticket", hash: "abc"}
 	tests := []struct {
 		name    string
@@ -69,9 +71,11 @@ func TestHandleResolve(t *testing.T) {
 		{"other session, expired", b, same, handleTTL + time.Minute, errHandleUnknown},
 		{"forged with prefix", a, func(string) string { return handlePrefix + strings.Repeat("A", handleChars) }, 0, errHandleUnknown},
 		{"mangled", a, func(id string) string { return id[:len(id)-1] + "_" }, 0, errHandleUnknown},
-		{"same bits, other padding", a, otherPadding, 0, errHandleUnknown},
+		{"last character changed", a, func(id string) string { return flip(id, len(id)-1) }, 0, errHandleUnknown},
 		{"issue time moved back, expired", a, movedBack, handleTTL + time.Minute, errHandleUnknown},
 		{"random bits changed", a, func(id string) string { return flip(id, len(handlePrefix)) }, 0, errHandleUnknown},
+		{"action number changed", a, func(id string) string { return flip(id, len(handlePrefix)+numOffset*4/3+1) }, 0, errHandleUnknown},
+		{"http session", "sid", same, 0, errHandleUnknown},
 		{"no prefix", a, func(id string) string { return strings.TrimPrefix(id, handlePrefix) }, 0, errHandleUnknown},
 		{"empty", a, func(string) string { return "" }, 0, errHandleUnknown},
 	}
@@ -112,8 +116,8 @@ func movedBack(id string) string {
 	if err != nil {
 		panic(err)
 	}
-	at := binary.BigEndian.Uint32(b[handleBytes:])
-	binary.BigEndian.PutUint32(b[handleBytes:], at-60)
+	at := binary.BigEndian.Uint32(b[atOffset:])
+	binary.BigEndian.PutUint32(b[atOffset:], at-60)
 	return handlePrefix + base64.RawURLEncoding.EncodeToString(b)
 }
 
@@ -134,54 +138,6 @@ func TestHandlesOfAnotherProcess(t *testing.T) {
 	}
 }
 
-// otherPadding respells id's last character with its 4 unused low bits
-// set: a lax base64 decoder reads the same 16 bytes.
-func otherPadding(id string) string {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	last := strings.IndexByte(alphabet, id[len(id)-1])
-	return id[:len(id)-1] + string(alphabet[last|0xF])
-}
-
-// TestHandlesKeepOnlyLiveIDs: an id past its TTL leaves the table, and
-// still answers expired, from its MAC alone.
-func TestHandlesKeepOnlyLiveIDs(t *testing.T) {
-	c := newClock()
-	h := newHandles(c.now, nil)
-	old, _ := h.issue("s", action{tool: "old"})
-	c.advance(handleTTL + time.Second)
-	if _, err := h.issue("s", action{tool: "new"}); err != nil { // issuing prunes
-		t.Fatal(err)
-	}
-	if n := h.count(); n != 1 {
-		t.Fatalf("%d ids remembered after pruning, want 1", n)
-	}
-	if _, err := h.resolve("s", old); !errors.Is(err, errHandleExpired) {
-		t.Fatalf("an id no longer remembered: err %v, want %v", err, errHandleExpired)
-	}
-	if _, err := h.resolve("other", old); !errors.Is(err, errHandleUnknown) {
-		t.Fatalf("another session's id no longer remembered: err %v, want %v", err, errHandleUnknown)
-	}
-}
-
-func TestHandlesMemoryIsBounded(t *testing.T) {
-	c := newClock()
-	h := newHandles(c.now, nil)
-	const perMinute = 500
-	for range 90 { // issue for an hour and a half
-		for range perMinute {
-			if _, err := h.issue("s", action{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		c.advance(time.Minute)
-	}
-	if n, limit := h.count(), 11*perMinute; n > limit {
-		t.Fatalf("%d ids remembered after 90 minutes, want at most a TTL's worth (%d)", n, limit)
-	}
-	if len(h.order)-h.head != h.count() {
-		t.Fatalf("prune queue holds %d live ids, map %d", len(h.order)-h.head, h.count())
-	}
-}
 
 type failingReader struct{}
 
@@ -194,93 +150,125 @@ func TestHandleIssueWithoutRandomness(t *testing.T) {
 	}
 }
 
-// TestExpiredHandlesAreForgotten: an id past its TTL is dropped from the
-// table when the next id is issued, and answers expired all the same.
-func TestExpiredHandlesAreForgotten(t *testing.T) {
-	tests := []struct {
-		name    string
-		age     time.Duration // of the first id when the second is issued
-		wantErr error
-		kept    bool // the first id is still in the table
-	}{
-		{"live", handleTTL - time.Second, nil, true},
-		{"expired", handleTTL + time.Second, errHandleExpired, false},
-		{"expired long ago", 3 * time.Hour, errHandleExpired, false},
+// TestHandlesNumberEachActionOnce: ids of the same action share one
+// remembered copy, and each id resolves to its own action.
+func TestHandlesNumberEachActionOnce(t *testing.T) {
+	h := newHandles(newClock().now, nil)
+	s := new(mcp.ServerSession)
+	acts := []action{{server: "a", tool: "x", hash: "1"}, {server: "a", tool: "x", hash: "2"}, {server: "b", tool: "x", hash: "1"}}
+	ids := make(map[string]action)
+	for i := range 300 {
+		a := acts[i%len(acts)]
+		id, err := h.issue(s, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[id] = a
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := newClock()
-			h := newHandles(c.now, nil)
-			a := action{server: "helpdesk", tool: "create_ticket", hash: "h1"}
-			first, _ := h.issue("s", a)
-			c.advance(tt.age)
-			second, err := h.issue("s", action{tool: "next"}) // issuing prunes
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := h.resolve("s", first)
-			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && got != a) {
-				t.Errorf("resolve(first) = %+v, %v; want %+v, %v", got, err, a, tt.wantErr)
-			}
-			if kept := h.count() == 2; kept != tt.kept {
-				t.Errorf("first id kept: %v, want %v", kept, tt.kept)
-			}
-			if got, err := h.resolve("s", second); err != nil || got.tool != "next" {
-				t.Errorf("resolve(second) = %+v, %v; want its action", got, err)
-			}
-		})
+	if len(h.acts) != len(acts) {
+		t.Fatalf("%d actions numbered for %d distinct ones", len(h.acts), len(acts))
+	}
+	for id, want := range ids {
+		if got, err := h.resolve(s, id); err != nil || got != want {
+			t.Fatalf("resolve(%s) = %+v, %v; want %+v", id, got, err, want)
+		}
 	}
 }
 
-// TestHandlesMemoryPerID bounds the heap each live id costs, and checks
-// that expired ids cost none: a long burst of discoveries fills the table
-// towards maxHandlesKept, and Go keeps about twice the live heap from the
-// OS. Text keys, pointer values and each search's own strings cost 269
-// bytes a live id; before ids carried a MAC, an expired one cost 91.
+// TestHandlesStartOverPastMaxActions: past maxActions distinct actions
+// the numbers start over under a fresh key; the ids issued before answer
+// expired, never another action.
+func TestHandlesStartOverPastMaxActions(t *testing.T) {
+	h := newHandles(newClock().now, nil)
+	h.maxActions = 4
+	var old []string
+	for i := range 4 {
+		id, err := h.issue("s", action{tool: fmt.Sprint(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		old = append(old, id)
+	}
+	fresh, err := h.issue("s", action{tool: "fifth"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.acts) != 1 {
+		t.Fatalf("%d actions numbered after starting over, want 1", len(h.acts))
+	}
+	for _, id := range old {
+		if a, err := h.resolve("s", id); !errors.Is(err, errHandleExpired) {
+			t.Errorf("an id from before starting over: %+v, %v; want %v", a, err, errHandleExpired)
+		}
+		if _, err := h.resolve("other", id); !errors.Is(err, errHandleUnknown) {
+			t.Errorf("another session's id from before starting over: %v; want %v", err, errHandleUnknown)
+		}
+	}
+	if a, err := h.resolve("s", fresh); err != nil || a.tool != "fifth" {
+		t.Errorf("resolve(fresh) = %+v, %v", a, err)
+	}
+}
+
+// TestHandlesForgetCollectedSessions: a connection's tag lives as long
+// as its session, so a later session at the same address cannot use its
+// ids, and the tags do not pile up.
+func TestHandlesForgetCollectedSessions(t *testing.T) {
+	h := newHandles(newClock().now, nil)
+	for range 100 {
+		if _, err := h.issue(new(mcp.ServerSession), action{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		h.mu.Lock()
+		n := len(h.conns)
+		h.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d session tags kept after their sessions were collected", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHandlesMemoryPerID: an id costs no heap, live or expired; only its
+// action is remembered, once. (Before ids carried their action, a live
+// id cost 91 bytes, and the table's map doubled under churn at its cap of
+// 200,000 to 165 bytes an id.)
 func TestHandlesMemoryPerID(t *testing.T) {
 	const ids = 100000
 	c := newClock()
 	h := newHandles(c.now, nil)
+	s := new(mcp.ServerSession)
 	heap := func() int64 {
 		var m runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&m)
 		return int64(m.HeapAlloc)
 	}
-	before := heap()
-	for range ids {
-		// Strings as a search returns them: a copy for every card.
-		a := action{server: strings.Clone("helpdesk"), tool: strings.Clone("get_ticket"), hash: strings.Repeat("0123456789abcdef", 4)}
-		if _, err := h.issue("s", a); err != nil {
-			t.Fatal(err)
+	issue := func(n int) {
+		for i := range n {
+			// Strings as a search returns them: a copy for every card, of
+			// one of 50 tools.
+			a := action{server: strings.Clone("helpdesk"), tool: fmt.Sprintf("get_ticket_%d", i%50), hash: strings.Repeat("0123456789abcdef", 4)}
+			if _, err := h.issue(s, a); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	live := heap()
-	c.advance(handleTTL)
-	if _, err := h.issue("s", action{}); err != nil { // issuing forgets expired ids
-		t.Fatal(err)
-	}
-	expired := heap()
-	for _, tt := range []struct {
-		name  string
-		bytes int64
-		max   int64
-	}{
-		{"live", live - before, 120},
-		{"expired", expired - before, 1},
-	} {
-		per := tt.bytes / ids
-		t.Logf("%s ids: %d heap bytes each", tt.name, per)
-		if per > tt.max {
-			t.Errorf("%s ids: %d heap bytes each, want at most %d", tt.name, per, tt.max)
-		}
+	start := heap()
+	issue(50)
+	numbered := heap()
+	issue(ids)
+	live := heap() - numbered
+	t.Logf("50 actions numbered: %d heap bytes; then %d live ids: %d heap bytes in all, %.2f an id", numbered-start, ids, live, float64(live)/ids)
+	if live > 4096 {
+		t.Errorf("%d ids of numbered actions cost %d heap bytes: want nothing", ids, live)
 	}
 	runtime.KeepAlive(h)
-}
-
-// count reports how many ids are remembered (for tests of the bound).
-func (h *handles) count() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.byID)
+	runtime.KeepAlive(s)
 }

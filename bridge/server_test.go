@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // actionIDs matches issued action ids, which are random: golden files hold a
 // placeholder.
-var actionIDs = regexp.MustCompile(`act_[A-Za-z0-9_-]{40}`)
+var actionIDs = regexp.MustCompile(fmt.Sprintf(`act_[A-Za-z0-9_-]{%d}`, handleChars))
 
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {

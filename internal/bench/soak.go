@@ -119,7 +119,7 @@ func runSoak(ctx context.Context, procs benchProcs, d time.Duration, w io.Writer
 	interval := min(30*time.Second, max(d/4, time.Second))
 	fmt.Fprintf(w, "capbridge bench --soak %v: %d workers; helpdesk, calendar and crm crash at a random call of each process, files is healthy; a sample every %v\n",
 		d, soakWorkers, interval)
-	fmt.Fprintln(w, "| at | RSS | Go-held | RSS - Go-held | heap goal | heap | goroutines | fds | children | action ids | paged results | cursors | page bytes | discoveries | runs | ok | upstream_error | other | misses | protocol errors |")
+	fmt.Fprintln(w, "| at | RSS | Go-held | RSS - Go-held | heap goal | heap | goroutines | fds | children | actions numbered | paged results | cursors | page bytes | discoveries | runs | ok | upstream_error | other | misses | protocol errors |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	var counts soakCounts
 	start := time.Now()
@@ -265,7 +265,7 @@ func sampleSoak(at time.Duration, b *bridge.Server) soakSample {
 func printSample(w io.Writer, s soakSample, c *soakCounts) {
 	fmt.Fprintf(w, "| %v | %s | %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",
 		s.at.Round(time.Second), MiB(s.rss), MiB(s.goHeld), MiB(s.notGo()), MiB(s.heapGoal), MiB(s.heap), s.goroutines, s.fds, s.childs,
-		s.gauges.Handles, s.gauges.PagedResults, s.gauges.Cursors, s.gauges.PageBytes,
+		s.gauges.Actions, s.gauges.PagedResults, s.gauges.Cursors, s.gauges.PageBytes,
 		c.discoveries.Load(), c.runs.Load(), c.ok.Load(), c.upstreamErrors.Load(), c.otherStatus.Load(), c.misses.Load(), c.protocolErrors.Load())
 }
 
@@ -313,10 +313,10 @@ func trend(samples []soakSample, v func(soakSample) int64) int64 {
 // soakVerdict says whether memory and resources stayed flat over the second
 // half of the samples (in the first minutes the pager fills towards its byte
 // cap and caches warm: bounded growth, not a leak), and whether anything was
-// left behind once the bridge and store were closed. Action ids and cursors
-// are kept while live, 10 minutes (ids at most 200,000), so in a soak
-// shorter than twice that they may still grow, and the heap with them: the
-// verdict names the ids.
+// left behind once the bridge and store were closed. Cursors are kept
+// while live, 10 minutes, so in a soak shorter than twice that they may
+// still grow. Action ids cost nothing; the tools they name are numbered
+// once each, and the verdict names any numbered meanwhile.
 func soakVerdict(samples []soakSample, baseline, closed soakSample, c *soakCounts) string {
 	if len(samples) < 3 {
 		return "verdict: too short to judge (fewer than 3 samples); run longer"
@@ -347,14 +347,14 @@ func soakVerdict(samples []soakSample, baseline, closed soakSample, c *soakCount
 	if c.protocolErrors.Load() > 0 {
 		growing = append(growing, fmt.Sprintf("%d protocol errors", c.protocolErrors.Load()))
 	}
-	judged := fmt.Sprintf("from %v to %v: heap %s -> %s, heap goal %s -> %s, Go-held %s -> %s, RSS %s -> %s, RSS - Go-held %s -> %s, goroutines %d -> %d, fds %d -> %d; page bytes %d -> %d (capped by the pager), action ids %d -> %d (live ones only, at most 200,000); %d runs, %d upstream_error from crashes",
+	judged := fmt.Sprintf("from %v to %v: heap %s -> %s, heap goal %s -> %s, Go-held %s -> %s, RSS %s -> %s, RSS - Go-held %s -> %s, goroutines %d -> %d, fds %d -> %d; page bytes %d -> %d (capped by the pager), actions numbered for ids %d -> %d (ids themselves cost nothing); %d runs, %d upstream_error from crashes",
 		first.at.Round(time.Second), last.at.Round(time.Second), MiB(first.heap), MiB(last.heap), MiB(first.heapGoal), MiB(last.heapGoal),
 		MiB(first.goHeld), MiB(last.goHeld), MiB(first.rss), MiB(last.rss), MiB(first.notGo()), MiB(last.notGo()),
 		first.goroutines, last.goroutines, first.fds, last.fds, first.gauges.PageBytes, last.gauges.PageBytes,
-		first.gauges.Handles, last.gauges.Handles, c.runs.Load(), c.upstreamErrors.Load())
+		first.gauges.Actions, last.gauges.Actions, c.runs.Load(), c.upstreamErrors.Load())
 	if len(growing) > 0 {
-		if ids := last.gauges.Handles - first.gauges.Handles; ids > 0 {
-			growing = append(growing, fmt.Sprintf("while %d more action ids were remembered", ids))
+		if n := last.gauges.Actions - first.gauges.Actions; n > 0 {
+			growing = append(growing, fmt.Sprintf("while %d more actions were numbered", n))
 		}
 		return fmt.Sprintf("verdict: GROWING: %v (%s)", growing, judged)
 	}

@@ -16,7 +16,7 @@ func TestSoakVerdict(t *testing.T) {
 		var samples []soakSample
 		for i := range 10 {
 			s := soakSample{at: time.Duration(i+1) * 30 * time.Second, rss: 64 * m, goHeld: 44 * m, heap: 30 * m, heapGoal: 60 * m,
-				goroutines: 40, fds: 35, gauges: bridge.Gauges{Handles: 1000}}
+				goroutines: 40, fds: 35, gauges: bridge.Gauges{Actions: 1000}}
 			change(i, &s)
 			samples = append(samples, s)
 		}
@@ -52,8 +52,8 @@ func TestSoakVerdict(t *testing.T) {
 		}), base, "verdict: flat", "GROWING"},
 		{"heap", run(func(i int, s *soakSample) { s.heap += int64(i) * 3 * m }), base, "GROWING: [heap +12.0 MiB over 2m0s (samples 45.0 MiB -> 57.0 MiB)]", ""},
 		{"outside Go", run(func(i int, s *soakSample) { s.rss += int64(i) * 3 * m }), base, "GROWING: [RSS - Go-held +12.0 MiB", ""},
-		{"names the action ids that grew meanwhile", run(func(i int, s *soakSample) { s.heap += int64(i) * 3 * m; s.gauges.Handles += i * 10000 }), base,
-			"while 40000 more action ids were remembered", ""},
+		{"names the actions numbered meanwhile", run(func(i int, s *soakSample) { s.heap += int64(i) * 3 * m; s.gauges.Actions += i * 10000 }), base,
+			"while 40000 more actions were numbered", ""},
 		{"goroutines", run(func(i int, s *soakSample) { s.goroutines += 5 * i }), base, "goroutines 65 -> 85", ""},
 		{"fds", run(func(i int, s *soakSample) { s.fds += 5 * i }), base, "fds 60 -> 80", ""},
 		{"left behind", run(steady), soakSample{goroutines: 9, fds: 10}, "left behind after Close", ""},

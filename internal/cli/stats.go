@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
 
@@ -227,7 +228,7 @@ func bridgeCostFor(cards []textSize) (bridgeCost, error) {
 		slices.SortFunc(cards, func(x, y textSize) int { return int(x.bytes - y.bytes) })
 		median := cards[len(cards)/2]
 		b.MedianCardBytes = median.bytes
-		card := median.plus(sizeOf([]byte(`,"actionId":"act_00000000000000000000000000000000","confidence":0.82`)))
+		card := median.plus(sizeOf([]byte(`,"actionId":"` + strings.Repeat("0", bridge.ActionIDBytes) + `","confidence":0.82`)))
 		card.bytes = min(card.bytes, bridge.MaxCardBytes)
 		card.chars = min(card.chars, bridge.MaxCardBytes)
 		for i := range b.Cards {
