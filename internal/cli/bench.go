@@ -25,9 +25,9 @@ table prints the load average before and after.
 --soak runs mixed discover/run traffic for DURATION through a bridge in this
 process, with upstream servers that crash at random, and prints RSS, the
 memory the Go runtime holds, the heap and its goal, goroutines, open files,
-child processes, action ids and kept pages every 30 s, then a verdict: flat,
-or growing when the trend of the heap, RSS or either part of RSS over the
-second half of the run exceeds its slack.`,
+child processes, the tools numbered for action ids and the kept pages every
+30 s, then a verdict: flat, or growing when the trend of the heap, RSS or
+either part of RSS over the second half of the run exceeds its slack.`,
 	examples: []string{
 		"capbridge bench",
 		"capbridge bench --quick --json",
