@@ -20,12 +20,15 @@ import (
 // waits for the check and reports where the damaged file went.
 //
 // A file that Open itself finds damaged, or refuses, is dealt with at once,
-// as OpenChecked does.
+// as OpenChecked does, and so is any failure while the file at path was
+// replaced or an I/O error: another process moving the damaged file aside,
+// or making the new one, causes those.
 func OpenChecking(ctx context.Context, path string, opts *Options) (*Store, error) {
 	before, _ := os.Stat(path) // nil when there is no file yet
 	st, err := Open(ctx, path, opts)
 	if err != nil {
-		if !isCorrupt(err) && !errors.Is(err, ErrNotCatalog) {
+		after, _ := os.Stat(path)
+		if !isCorrupt(err) && !errors.Is(err, ErrNotCatalog) && !isIOError(err) && sameFile(before, after) {
 			return nil, err
 		}
 		st, moved, err := OpenChecked(ctx, path, opts)

@@ -90,6 +90,12 @@ func (s *Store) checkFailed(err error) error {
 	return s.wrap("checking catalog "+s.path, err)
 }
 
+// isIOError reports whether err is one of SQLite's SQLITE_IOERR codes.
+func isIOError(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_IOERR
+}
+
 // isCorrupt reports whether err is SQLite's SQLITE_CORRUPT or SQLITE_NOTADB.
 func isCorrupt(err error) bool {
 	var se *sqlite.Error
@@ -117,14 +123,15 @@ func isCorrupt(err error) bool {
 //
 // Two processes may find the same damaged file at once: one moves it aside
 // and creates the new catalog while the other's attempt fails on the file
-// changing under it; an attempt that failed while the file at path was
-// replaced is retried, for up to about a second.
+// changing under it, or on the new catalog's files while they are made
+// (an I/O error: its -wal or -shm file went away under it). Such an
+// attempt is retried, for up to about a second.
 func OpenChecked(ctx context.Context, path string, opts *Options) (*Store, string, error) {
 	for wait := 50 * time.Millisecond; ; wait *= 2 {
 		before, _ := os.Stat(path)
 		st, moved, err := openChecked(ctx, path, opts)
 		after, _ := os.Stat(path)
-		if err == nil || wait > 500*time.Millisecond || sameFile(before, after) {
+		if err == nil || wait > 500*time.Millisecond || (sameFile(before, after) && !isIOError(err)) {
 			return st, moved, err
 		}
 		select {
