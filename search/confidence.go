@@ -16,12 +16,13 @@ import (
 const ConfidentAt = 0.5
 
 // Confidence is measured on the match itself, not on the result's rank:
-// how much of the intent the tool's own text covers, each intent word
-// weighed by how rare it is, and how much of the tool's name the intent
-// spells out. A tool covering the few words that say what is wanted is
+// how much of the intent the tool's own text covers, and how much of the
+// tool's text the intent covers, each word weighed by how rare it is, and
+// how much of the tool's name the intent spells out. A tool covering the
+// few words that say what is wanted, and saying little else, is
 // confident; one that shares only common words ("get", "list", "find")
-// with an intent whose telling words no tool holds is not, whatever its
-// rank among the others.
+// with an intent whose telling words no tool holds is not, and neither is
+// one whose text is about much else, whatever its rank among the others.
 //
 // Each word of the intent (stop words aside, numbers left out) weighs
 // ln(1 + N/df), df the number of the catalog's N tools that hold it or
@@ -44,19 +45,32 @@ const ConfidentAt = 0.5
 // names more than one tool does, and its values (names, places, titles)
 // are not the tool's words.
 //
+// The tool's coverage is the share, by the same rarity, of the distinct
+// words of its name and description (stop words and numbers aside) that
+// match an intent word or its synonym (see wordsMatch). (Counting the
+// parameter names or enum values the intent holds among them made more
+// cards confident where the catalog lacks the tool asked for.) Neither coverage
+// alone tells a close match: a long request covers a one-line tool by
+// chance, and a long description covers a short request by chance. Their
+// geometric mean does: it is high only when the two texts say the same
+// thing.
+//
 // The name's coverage is the share, by rarity in the catalog, of the
 // tool's name words (stop words and numbers aside) that match an intent
-// word or its synonym (see wordsMatch).
+// word or its synonym.
 //
-// Confidence is intentShare times the intent's coverage plus the rest
-// times the name's. The constants were tuned on the even halves of the
-// bench sets, against the targets held by TestCalibration.
+// Confidence is matchScale times the geometric mean, plus nameShare times
+// the name's coverage, plus intentShare times the intent's (a tool whose
+// parameters alone hold the intent's words is not nothing), at most 1. The constants were tuned on the even
+// halves of the bench sets, against the targets held by TestCalibration.
 const (
 	namedWeight    = 0.4
 	paramDescCover = 0.7
 	synonymCover   = 0.5
 	coveredOf      = 6
-	intentShare    = 0.7
+	matchScale     = 1.25
+	nameShare      = 0.2
+	intentShare    = 0.1
 )
 
 // confidenceScale holds what confidence needs of one intent.
@@ -190,9 +204,12 @@ func idf(n, df int) float64 {
 }
 
 // of is the confidence, in [0, 1], of the tool named name with search
-// text d; nameDocs holds how many tools hold each word of the name.
-func (c confidenceScale) of(name string, d store.Doc, nameDocs map[string]int) float64 {
-	return intentShare*c.intentCoverage(d) + (1-intentShare)*c.nameCoverage(name, nameDocs)
+// text d; docs holds how many tools hold each word of its name and
+// description (see distinctWords).
+func (c confidenceScale) of(name string, d store.Doc, docs map[string]int) float64 {
+	intent := c.intentCoverage(d)
+	match := math.Sqrt(intent * c.covered(distinctWords(name, d.Desc), docs))
+	return min(1, matchScale*match+nameShare*c.nameCoverage(name, docs)+intentShare*intent)
 }
 
 // index fills c.forms with what intentCoverage looks for: each weighed
@@ -247,19 +264,25 @@ func (c confidenceScale) intentCoverage(d store.Doc) float64 {
 }
 
 // nameCoverage is the share, by rarity, of the name's words that the
-// intent holds (see nameCoverage, which counts them alike).
+// intent holds.
 func (c confidenceScale) nameCoverage(name string, docs map[string]int) float64 {
+	return c.covered(distinctWords(name), docs)
+}
+
+// holds reports whether w matches an intent word or has one as a synonym.
+func (c confidenceScale) holds(w string) bool {
+	return slices.ContainsFunc(c.words, func(qw string) bool { return wordsMatch(w, qw) }) ||
+		slices.ContainsFunc(c.syn.of(w), func(o string) bool { return slices.Contains(c.words, o) })
+}
+
+// covered is the share, by rarity in the catalog (docs), of ws that the
+// intent holds.
+func (c confidenceScale) covered(ws []string, docs map[string]int) float64 {
 	var total, hit float64
-	seen := make(map[string]bool)
-	for _, nw := range nameWords(name) {
-		if stopWords[nw] || isNumber(nw) || seen[nw] {
-			continue
-		}
-		seen[nw] = true
-		w := idf(c.n, docs[nw])
+	for _, tw := range ws {
+		w := idf(c.n, docs[tw])
 		total += w
-		if slices.ContainsFunc(c.words, func(qw string) bool { return wordsMatch(nw, qw) }) ||
-			slices.ContainsFunc(c.syn.of(nw), func(o string) bool { return slices.Contains(c.words, o) }) {
+		if c.holds(tw) {
 			hit += w
 		}
 	}
@@ -267,4 +290,20 @@ func (c confidenceScale) nameCoverage(name string, docs map[string]int) float64 
 		return 0
 	}
 	return hit / total
+}
+
+// distinctWords returns the distinct words of texts, stop words and numbers
+// aside, in order.
+func distinctWords(texts ...string) []string {
+	var out []string
+	seen := make(map[string]bool)
+	for _, t := range texts {
+		for _, w := range words(t) {
+			if !stopWords[w] && !isNumber(w) && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }

@@ -20,9 +20,10 @@ var (
 // ConfidentAt in 90% of cases or more (issue 16's target). Present case:
 // against their own catalogs, a relevant tool ranked first reaches
 // ConfidentAt; issue 16 asks 85%, which lexical coverage reaches on BFCL
-// (576 of 678, 0.8496) and not on MetaTool (0.44: its tools are described
-// in a line and its queries mostly chat around them): the floors below
-// hold what it does reach, with a little room. Heavy: skipped in -short mode and under -race.
+// (634 of 679, 0.934) and not on MetaTool (0.62: its tools are described
+// in a line and its queries mostly chat around them; it was 0.43 before
+// the tool's own coverage counted): the floor below holds what it does
+// reach, with a little room. Heavy: skipped in -short mode and under -race.
 func TestCalibration(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("heavy: 6,000 searches over three real catalogs; run without -short and -race")
@@ -51,8 +52,8 @@ func TestCalibration(t *testing.T) {
 		set             string
 		present, absent float64
 	}{
-		{"retrieval_bfcl", 0.84, 0.90},
-		{"retrieval_metatool", 0.40, 0.90},
+		{"retrieval_bfcl", 0.85, 0.90},
+		{"retrieval_metatool", 0.58, 0.90},
 	}
 	for _, tt := range tests {
 		set := tt.set

@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// deprecatedRank multiplies the fused score of a tool whose description
-// says it is deprecated (see deprecated): it ranks below its replacement
-// and below tools that match as well, and stays findable by name.
+// deprecatedRank multiplies the fused score and the confidence of a tool
+// whose description says it is deprecated (see deprecated): it ranks
+// below its replacement and below tools that match as well, stays
+// findable by name, and is a close match only when the intent all but
+// names it.
 const deprecatedRank = 0.5
 
 // The sentences of a description that retire its tool: one that opens

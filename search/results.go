@@ -28,21 +28,25 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 		return nil, false, fmt.Errorf("reading ranked tools: %w", err)
 	}
 	byID := make(map[int64]store.Tool, len(tools))
-	var names []string
+	var texts []string
 	for _, t := range tools {
 		byID[t.ID] = t
-		names = append(names, nameWords(t.Name)...)
+		texts = append(texts, distinctWords(t.Name, t.Doc.Desc)...)
 	}
-	nameDocs, err := s.st.Terms(ctx, names)
+	docs, err := s.termDocs(ctx, texts)
 	if err != nil {
-		return nil, false, fmt.Errorf("weighing result names: %w", err)
+		return nil, false, fmt.Errorf("weighing result texts: %w", err)
 	}
 	kept := out[:0]
 	for _, r := range out {
 		if t, ok := byID[r.ToolID]; ok { // else replaced by a re-index since it was ranked
 			r.Tool = t
 			if !r.Exact {
-				r.Confidence = scale.of(t.Name, t.Doc, nameDocs)
+				r.Confidence = scale.of(t.Name, t.Doc, docs)
+				if deprecated(t.Doc.Desc) {
+					// It sends the caller elsewhere: no close match.
+					r.Confidence *= deprecatedRank
+				}
 			}
 			kept = append(kept, r)
 		}

@@ -130,6 +130,10 @@ type Searcher struct {
 	toolCount int
 	meanLen   float64
 	countedAt time.Time
+
+	termsMu sync.Mutex     // guards the word counts below
+	terms   map[string]int // how many tools hold each word asked of termDocs
+	termsAt time.Time      // when terms was started
 }
 
 // New returns a Searcher over st.
@@ -385,6 +389,40 @@ func (s *Searcher) trigramEvery(ctx context.Context) bool {
 func (s *Searcher) catalogSize(ctx context.Context) (int, error) {
 	n, _, err := s.textStats(ctx)
 	return n, err
+}
+
+// termDocs returns how many tools hold each of words (store.Terms). The
+// words of the tools a search returns are counted for every search
+// (confidence weighs them): counts are kept for toolCountTTL, and only the
+// words not yet counted are asked of the store. The words come from the
+// catalog's own texts, so the counts kept are bounded by its vocabulary.
+func (s *Searcher) termDocs(ctx context.Context, words []string) (map[string]int, error) {
+	s.termsMu.Lock()
+	defer s.termsMu.Unlock()
+	if s.terms == nil || time.Since(s.termsAt) > toolCountTTL {
+		s.terms, s.termsAt = make(map[string]int), time.Now()
+	}
+	out := make(map[string]int, len(words))
+	var missing []string
+	for _, w := range words {
+		if n, ok := s.terms[w]; ok {
+			out[w] = n
+		} else {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	got, err := s.st.Terms(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range missing {
+		s.terms[w] = got[w] // 0 when no tool holds it
+		out[w] = got[w]
+	}
+	return out, nil
 }
 
 // textStats is the number of searchable tools and the mean length of
