@@ -138,7 +138,6 @@ func TestHandlesOfAnotherProcess(t *testing.T) {
 	}
 }
 
-
 type failingReader struct{}
 
 func (failingReader) Read([]byte) (int, error) { return 0, errors.New("no entropy") }
