@@ -15,10 +15,12 @@ import (
 //   - Name: the name's words (split on camelCase, snake_case, kebab-case,
 //     dots and slashes), then the raw name;
 //   - Desc: the title and the provider description, sanitized and cut to
-//     [schema.MaxProseChars] characters (the full description, not the card summary);
+//     [schema.MaxProseChars] characters (the full description, not the card summary),
+//     less its short quoted spans (see quotedSpans);
 //   - Params: top-level parameter names and the names one level below them
 //     (object properties and array item properties), split into words;
-//   - ParamDescs: the descriptions of those parameters, sanitized;
+//   - ParamDescs: the descriptions of those parameters, sanitized, and the
+//     description's short quoted spans;
 //   - Enums: their enum values.
 func Document(t *schema.Tool) store.Doc {
 	rec := &t.Record
@@ -27,13 +29,49 @@ func Document(t *schema.Tool) store.Doc {
 		desc = rec.Title + ". " + desc
 	}
 	p := paramText(rec.InputSchema)
+	desc, quoted := quotedSpans(sanitize(t, desc))
 	return store.Doc{
 		Name:       strings.Join(append(nameWords(rec.Name), rec.Name), " "),
-		Desc:       sanitize(t, desc),
+		Desc:       desc,
 		Params:     strings.Join(p.names, " "),
-		ParamDescs: sanitize(t, strings.Join(p.descs, " \n")),
+		ParamDescs: sanitize(t, strings.Join(append(p.descs, quoted...), " \n")),
 		Enums:      strings.Join(p.enums, " "),
 	}
+}
+
+// maxQuotedWords bounds a quoted span of a description that is taken for
+// a value rather than for what the tool does.
+const maxQuotedWords = 3
+
+// quotedSpans takes out of a description the quoted spans of at most
+// maxQuotedWords words: a label, an example value or another tool's name
+// ("check \"Remember Me\"", "prefer this over 'fill' calls"). They say
+// what the tool handles, not what it does: a tool whose only "remember" is
+// a login form's label is no memory tool. They are indexed with the
+// parameter descriptions, at that column's lower weight.
+func quotedSpans(desc string) (rest string, quoted []string) {
+	parts := splitQuoted(desc)
+	if len(parts) < 3 {
+		return desc, nil
+	}
+	var b strings.Builder
+	for i, part := range parts {
+		if i%2 == 1 && len(words(part)) <= maxQuotedWords && i+1 < len(parts) {
+			quoted = append(quoted, part)
+			b.WriteString("\"\"")
+			continue
+		}
+		if i%2 == 1 {
+			b.WriteString("\"")
+			b.WriteString(part)
+			if i+1 < len(parts) {
+				b.WriteString("\"")
+			}
+			continue
+		}
+		b.WriteString(part)
+	}
+	return b.String(), quoted
 }
 
 // sanitize runs provider prose of t through the schema package's sanitizer,

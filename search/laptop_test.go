@@ -26,9 +26,11 @@ func laptopSearcher(t *testing.T) *Searcher {
 // TestLaptopIntents holds issue 16's loose intents over the laptop
 // catalog: a deprecated tool ranks below its replacement, action words
 // do not put a destructive file write first, and an intent no tool
-// serves gets no confident card. (The memory server's tools are not yet
-// in the top 3 for "remember ..." or "store a fact ...": a synonym-only
-// match scores below any tool holding one of the intent's own words.)
+// serves gets no confident card, and a tool whose only match is a quoted
+// label in its description (fill_form's "Remember Me") does not come
+// first. (The memory server's tools are not yet in the top 3 for
+// "remember ..." or "store a fact ...": a synonym-only match scores below
+// any tool holding one of the intent's own words.)
 func TestLaptopIntents(t *testing.T) {
 	s := laptopSearcher(t)
 	tests := []struct {
@@ -40,6 +42,7 @@ func TestLaptopIntents(t *testing.T) {
 	}{
 		{intent: "read a text file", first: "filesystem/read_text_file"},
 		{intent: "remember that Alice works at Acme", never1: "filesystem/write_file"},
+		{intent: "remember that Alice works at Acme", never1: "chrome-devtools/fill_form"},
 		{intent: "store a fact about a person", never1: "filesystem/write_file"},
 		{intent: "get the weather", quiet: true},
 		{intent: "find gluten-free recipes", quiet: true},
