@@ -70,6 +70,12 @@ func (c *stdioConn) readLines() {
 		line, err := c.r.next()
 		if err == nil {
 			r.msgs, r.batch, err = decodeLine(line)
+			if err != nil && !isJSONRPC(line) {
+				// JSON, but not a message (a log line): skipped, as
+				// jsonLineReader skips text.
+				c.r.skip(line)
+				continue
+			}
 		}
 		r.err = err
 		select {
