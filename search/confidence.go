@@ -204,11 +204,11 @@ func idf(n, df int) float64 {
 }
 
 // of is the confidence, in [0, 1], of the tool named name with search
-// text d; docs holds how many tools hold each word of its name and
-// description (see distinctWords).
-func (c confidenceScale) of(name string, d store.Doc, docs map[string]int) float64 {
+// text d, whose name and description hold words (distinctWords); docs
+// holds how many tools hold each of them.
+func (c confidenceScale) of(name string, d store.Doc, words []string, docs map[string]int) float64 {
 	intent := c.intentCoverage(d)
-	match := math.Sqrt(intent * c.covered(distinctWords(name, d.Desc), docs))
+	match := math.Sqrt(intent * c.covered(words, docs))
 	return min(1, matchScale*match+nameShare*c.nameCoverage(name, docs)+intentShare*intent)
 }
 

@@ -28,10 +28,12 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 		return nil, false, fmt.Errorf("reading ranked tools: %w", err)
 	}
 	byID := make(map[int64]store.Tool, len(tools))
+	textWords := make(map[int64][]string, len(tools))
 	var texts []string
 	for _, t := range tools {
 		byID[t.ID] = t
-		texts = append(texts, distinctWords(t.Name, t.Doc.Desc)...)
+		textWords[t.ID] = distinctWords(t.Name, t.Doc.Desc)
+		texts = append(texts, textWords[t.ID]...)
 	}
 	docs, err := s.termDocs(ctx, texts)
 	if err != nil {
@@ -42,7 +44,7 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 		if t, ok := byID[r.ToolID]; ok { // else replaced by a re-index since it was ranked
 			r.Tool = t
 			if !r.Exact {
-				r.Confidence = scale.of(t.Name, t.Doc, docs)
+				r.Confidence = scale.of(t.Name, t.Doc, textWords[t.ID], docs)
 				if deprecated(t.Doc.Desc) {
 					// It sends the caller elsewhere: no close match.
 					r.Confidence *= deprecatedRank
