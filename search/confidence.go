@@ -47,13 +47,13 @@ const ConfidentAt = 0.5
 //
 // The tool's coverage is the share, by the same rarity, of the distinct
 // words of its name and description (stop words and numbers aside) that
-// match an intent word or its synonym (see wordsMatch). (Counting the
-// parameter names or enum values the intent holds among them made more
-// cards confident where the catalog lacks the tool asked for.) Neither coverage
-// alone tells a close match: a long request covers a one-line tool by
-// chance, and a long description covers a short request by chance. Their
-// geometric mean does: it is high only when the two texts say the same
-// thing.
+// match an intent word or its synonym (see synonyms.holds). (Counting
+// the parameter names or enum values the intent holds among them made
+// more cards confident where the catalog lacks the tool asked for.)
+// Neither coverage alone tells a close match: a long request covers a
+// one-line tool by chance, and a long description covers a short request
+// by chance. Their geometric mean does: it is high only when the two
+// texts say the same thing.
 //
 // The name's coverage is the share, by rarity in the catalog, of the
 // tool's name words (stop words and numbers aside) that match an intent
@@ -61,8 +61,9 @@ const ConfidentAt = 0.5
 //
 // Confidence is matchScale times the geometric mean, plus nameShare times
 // the name's coverage, plus intentShare times the intent's (a tool whose
-// parameters alone hold the intent's words is not nothing), at most 1. The constants were tuned on the even
-// halves of the bench sets, against the targets held by TestCalibration.
+// parameters alone hold the intent's words is not nothing), at most 1.
+// The constants were tuned on the even halves of the bench sets, against
+// the targets held by TestCalibration.
 const (
 	namedWeight    = 0.4
 	paramDescCover = 0.7
@@ -269,20 +270,14 @@ func (c confidenceScale) nameCoverage(name string, docs map[string]int) float64 
 	return c.covered(distinctWords(name), docs)
 }
 
-// holds reports whether w matches an intent word or has one as a synonym.
-func (c confidenceScale) holds(w string) bool {
-	return slices.ContainsFunc(c.words, func(qw string) bool { return wordsMatch(w, qw) }) ||
-		slices.ContainsFunc(c.syn.of(w), func(o string) bool { return slices.Contains(c.words, o) })
-}
-
 // covered is the share, by rarity in the catalog (docs), of ws that the
-// intent holds.
+// intent holds (see synonyms.holds).
 func (c confidenceScale) covered(ws []string, docs map[string]int) float64 {
 	var total, hit float64
 	for _, tw := range ws {
 		w := idf(c.n, docs[tw])
 		total += w
-		if c.holds(tw) {
+		if c.syn.holds(c.words, tw) {
 			hit += w
 		}
 	}

@@ -170,8 +170,7 @@ func nameCoverage(name string, intentWords []string, syn synonyms) float64 {
 		}
 		seen[nw] = true
 		total++
-		if slices.ContainsFunc(intentWords, func(qw string) bool { return wordsMatch(nw, qw) }) ||
-			slices.ContainsFunc(syn.of(nw), func(o string) bool { return slices.Contains(intentWords, o) }) {
+		if syn.holds(intentWords, nw) {
 			hit++
 		}
 	}
@@ -179,6 +178,13 @@ func nameCoverage(name string, intentWords []string, syn synonyms) float64 {
 		return 0
 	}
 	return float64(hit) / float64(total)
+}
+
+// holds reports whether the intent's words hold w: one of them matches it
+// (see wordsMatch) or is a synonym of it.
+func (s synonyms) holds(intentWords []string, w string) bool {
+	return slices.ContainsFunc(intentWords, func(qw string) bool { return wordsMatch(w, qw) }) ||
+		slices.ContainsFunc(s.of(w), func(o string) bool { return slices.Contains(intentWords, o) })
 }
 
 // wordsMatch reports whether a and b are one word for the boosts: equal,
