@@ -19,8 +19,8 @@ import (
 //     less its short quoted spans (see quotedSpans);
 //   - Params: top-level parameter names and the names one level below them
 //     (object properties and array item properties), split into words;
-//   - ParamDescs: the descriptions of those parameters, sanitized, and the
-//     description's short quoted spans;
+//   - ParamDescs: the descriptions of those parameters, sanitized, then the
+//     description's short quoted spans (sanitized with it);
 //   - Enums: their enum values.
 func Document(t *schema.Tool) store.Doc {
 	rec := &t.Record
@@ -34,7 +34,7 @@ func Document(t *schema.Tool) store.Doc {
 		Name:       strings.Join(append(nameWords(rec.Name), rec.Name), " "),
 		Desc:       desc,
 		Params:     strings.Join(p.names, " "),
-		ParamDescs: sanitize(t, strings.Join(append(p.descs, quoted...), " \n")),
+		ParamDescs: strings.Join(append([]string{sanitize(t, strings.Join(p.descs, " \n"))}, quoted...), " \n"),
 		Enums:      strings.Join(p.enums, " "),
 	}
 }
