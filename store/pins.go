@@ -239,17 +239,18 @@ func (s *Store) IsHeld(ctx context.Context, server, tool string) (bool, error) {
 	if err := s.await(ctx); err != nil {
 		return false, err
 	}
-	op := fmt.Sprintf("checking whether %s/%s is held", server, tool)
+	// Runs call this every time: the operation is named only on failure.
+	op := func() string { return fmt.Sprintf("checking whether %s/%s is held", server, tool) }
 	// The partial index pins_held answers without reading the pin's row,
 	// whose held column lies past the definitions (overflow pages).
 	rows, err := s.stmts.query(ctx, "SELECT 1 FROM pins INDEXED BY pins_held WHERE server = ? AND tool = ? AND held <> 0", server, tool)
 	if err != nil {
-		return false, s.wrap(op, err)
+		return false, s.wrap(op(), err)
 	}
 	defer rows.Close()
 	held := rows.Next()
 	if err := rows.Err(); err != nil {
-		return false, s.wrap(op, err)
+		return false, s.wrap(op(), err)
 	}
 	return held, nil
 }
