@@ -265,8 +265,11 @@ func TestHandlesMemoryPerID(t *testing.T) {
 	issue(ids)
 	live := heap() - numbered
 	t.Logf("50 actions numbered: %d heap bytes; then %d live ids: %d heap bytes in all, %.2f an id", numbered-start, ids, live, float64(live)/ids)
-	if live > 4096 {
-		t.Errorf("%d ids of numbered actions cost %d heap bytes: want nothing", ids, live)
+	// The runtime's own allocations move the heap by a few KiB between
+	// two readings (7 KiB seen beside a soak); a table of ids would cost
+	// 91 bytes each.
+	if live > ids {
+		t.Errorf("%d ids of numbered actions cost %d heap bytes (%.2f an id): want nothing, under a byte an id", ids, live, float64(live)/ids)
 	}
 	runtime.KeepAlive(h)
 	runtime.KeepAlive(s)
