@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/capbridge/capbridge/internal/rpcwire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -95,10 +96,10 @@ func checkLine(line []byte) (jsonrpc.Message, *lineError) {
 	} else if err := checkResponse(id, m); err != nil {
 		return nil, invalidRequest(nil, err.Error())
 	}
-	// go-sdk's own decoding: what it would make of the line, and what the
-	// session is handed ([guardConn]), so that nothing it cannot decode
-	// reaches it.
-	msg, err := jsonrpc.DecodeMessage(line)
+	// go-sdk's own decoding (rpcwire.Decode reads as it does): what it
+	// would make of the line, and what the session is handed
+	// ([guardConn]), so that nothing it cannot decode reaches it.
+	msg, err := rpcwire.Decode(line)
 	if err != nil {
 		return nil, invalidRequest(id, err.Error())
 	}

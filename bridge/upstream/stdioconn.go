@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/capbridge/capbridge/internal/jsondepth"
+	"github.com/capbridge/capbridge/internal/rpcwire"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -102,7 +103,7 @@ func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
 		}
 		msgs := make([]jsonrpc.Message, len(raws))
 		for i, raw := range raws {
-			msg, err := jsonrpc.DecodeMessage(raw)
+			msg, err := rpcwire.Decode(raw)
 			if err != nil {
 				return nil, true, err
 			}
@@ -110,7 +111,7 @@ func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
 		}
 		return msgs, true, nil
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := rpcwire.Decode(line)
 	if err != nil {
 		return nil, false, err
 	}
