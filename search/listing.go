@@ -11,7 +11,12 @@ import (
 // whenever normalization or the search text changes, so that catalogs
 // stored by an older build are normalized again on their next listing
 // instead of being recognized as unchanged.
-const listingVersion = "capbridge-listing-2" // 2: record hashes cover the whole definition; tools are pinned
+//
+//   - 2: record hashes cover the whole definition; tools are pinned.
+//   - 3: older schema drafts are indexed, not refused; tools that need task
+//     augmentation are refused; aliased inputs name their provider name;
+//     CJK and Thai pieces, quoted spans as values (the search text).
+const listingVersion = "capbridge-listing-3"
 
 // ListingDigest identifies a server's catalog exactly as listed: SHA-256
 // over listingVersion and each raw tool object's bytes, in order, each
