@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,73 +74,42 @@ func checkLine(line []byte) (jsonrpc.Message, *lineError) {
 	default:
 		return nil, invalidRequest(nil, "a JSON-RPC message is a JSON object")
 	}
-	m, err := members(line)
+	m, err := rpcwire.Split(line)
 	if err != nil {
 		return nil, invalidRequest(nil, err.Error())
 	}
-	id, idErr := checkID(m)
+	id, idErr := checkID(m.ID)
 	if idErr != nil {
 		return nil, invalidRequest(nil, idErr.Error())
 	}
-	if v, ok := m["jsonrpc"]; !ok || string(v) != `"2.0"` {
+	if string(m.Version) != `"2.0"` {
 		return nil, invalidRequest(id, `"jsonrpc" must be "2.0"`)
 	}
-	if method, ok := m["method"]; ok {
-		if method[0] != '"' {
+	if m.Method != nil {
+		if m.Method[0] != '"' {
 			return nil, invalidRequest(id, `"method" must be a string`)
 		}
-		if p, ok := m["params"]; ok && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+		if p := m.Params; p != nil && p[0] != '{' && p[0] != '[' && string(p) != "null" {
 			return nil, invalidRequest(id, `"params" must be an object or an array`)
 		}
 	} else if err := checkResponse(id, m); err != nil {
 		return nil, invalidRequest(nil, err.Error())
 	}
-	// go-sdk's own decoding (rpcwire.Decode reads as it does): what it
-	// would make of the line, and what the session is handed
-	// ([guardConn]), so that nothing it cannot decode reaches it.
-	msg, err := rpcwire.Decode(line)
+	// go-sdk's own decoding (rpcwire reads as it does): what it would make
+	// of the line, and what the session is handed ([guardConn]), so that
+	// nothing it cannot decode reaches it.
+	msg, err := m.Decode(line)
 	if err != nil {
 		return nil, invalidRequest(id, err.Error())
 	}
 	return msg, nil
 }
 
-// members returns the top-level members of the JSON object line that
-// JSON-RPC gives a meaning to, as raw values. Names match exactly, as in
-// go-sdk's decoding (no case folding); such a member given twice is an
-// error, since decoders disagree on which one counts.
-func members(line []byte) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if _, err := dec.Token(); err != nil { // the '{'
-		return nil, err
-	}
-	m := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		name, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		switch name {
-		case "jsonrpc", "id", "method", "params", "result", "error":
-			if _, dup := m[name]; dup {
-				return nil, fmt.Errorf("member %q appears twice", name)
-			}
-			m[name] = v
-		}
-	}
-	return m, nil
-}
-
-// checkID returns m's id, nil when it has none; an id that is null, not a
-// string or number, or a number no peer reads back exactly is an error.
-func checkID(m map[string]json.RawMessage) (json.RawMessage, error) {
-	id, ok := m["id"]
-	if !ok {
+// checkID returns the raw id, nil when there is none; an id that is null,
+// not a string or number, or a number no peer reads back exactly is an
+// error.
+func checkID(id json.RawMessage) (json.RawMessage, error) {
+	if id == nil {
 		return nil, nil
 	}
 	switch c := id[0]; {
@@ -162,12 +130,12 @@ func checkID(m map[string]json.RawMessage) (json.RawMessage, error) {
 // checkResponse checks a message with no method, which can only be the
 // client's answer to a request of the server's: it needs an id and
 // exactly one of result and an error object.
-func checkResponse(id json.RawMessage, m map[string]json.RawMessage) error {
+func checkResponse(id json.RawMessage, m rpcwire.Members) error {
 	if id == nil {
 		return errors.New(`a message needs "method" (a request or notification), or "id" with "result" or "error" (a response)`)
 	}
-	_, hasResult := m["result"]
-	errObj, hasError := m["error"]
+	hasResult, errObj := m.Result != nil, m.Error
+	hasError := errObj != nil
 	switch {
 	case hasResult == hasError:
 		return errors.New(`a response needs exactly one of "result" and "error"`)

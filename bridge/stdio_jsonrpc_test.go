@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,42 @@ func TestCheckLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCheckLine: whatever a client sends, checkLine answers it with one
+// JSON-RPC error line, or passes the message go-sdk itself would decode
+// from it; it never panics.
+func FuzzCheckLine(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_capability","arguments":{"actionId":"x"}}}`,
+		`{"jsonrpc":"2.0","id":"a","method":"tools/list","params":null}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}`,
+		`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`,
+		`{"jsonrpc":"2.0","id":1,"meth\u006fd":"ping","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":[[[[{}]]]]}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		msg, e := checkLine(line)
+		if e != nil {
+			var resp struct {
+				JSONRPC string `json:"jsonrpc"`
+			}
+			if err := json.Unmarshal(e.response(), &resp); err != nil || resp.JSONRPC != "2.0" {
+				t.Fatalf("error answer %q: %v", e.response(), err)
+			}
+			return
+		}
+		want, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			t.Fatalf("passed %q, which go-sdk refuses: %v", line, err)
+		}
+		if !reflect.DeepEqual(msg, want) {
+			t.Fatalf("passed %q as %#v, go-sdk decodes %#v", line, msg, want)
+		}
+	})
 }
 
 // TestStdioMalformedLines: every malformed line gets its one error answer,

@@ -1,23 +1,26 @@
-// Package rpcwire decodes JSON-RPC messages exactly as go-sdk's
-// jsonrpc.DecodeMessage does, without its cost on the common case.
+// Package rpcwire reads JSON-RPC messages: their members, exactly as
+// go-sdk names them, and the message go-sdk's jsonrpc.DecodeMessage makes
+// of them, without its cost on the common case.
 //
 // go-sdk decodes every message through a decoder that allocates a 32 KiB
 // buffer per call, and a request twice (the envelope, then its method).
 // A tool call crosses three such decodes in the bridge. [Decode] reads a
-// plain message itself: one JSON object whose member names have no
-// escapes and appear once, "jsonrpc":"2.0", a string or small integer id
-// and a string method, or a result with no error. Anything else, and every
-// malformed line, goes to go-sdk, so that what a session is handed, and
-// which lines it refuses with which error, stay go-sdk's own.
+// plain message itself: one JSON object whose JSON-RPC member names have
+// no escapes and appear once, "jsonrpc":"2.0", a string or small integer
+// id and a string method, or a result with no error. Anything else, and
+// every malformed line, goes to go-sdk, so that what a session is handed,
+// and which lines it refuses with which error, stay go-sdk's own.
 package rpcwire
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
-	"github.com/capbridge/capbridge/internal/jsondepth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -31,29 +34,98 @@ const maxIDDigits = 15
 // Decode decodes one JSON-RPC message as [jsonrpc.DecodeMessage] does.
 // The message does not alias data.
 func Decode(data []byte) (jsonrpc.Message, error) {
-	if msg, ok := decodePlain(data); ok {
+	if json.Valid(data) {
+		if m, err := Split(data); err == nil {
+			return m.Decode(data)
+		}
+	}
+	return jsonrpc.DecodeMessage(data)
+}
+
+// Members are the raw values of the members JSON-RPC gives a meaning to,
+// each nil when absent, as [Split] found them.
+type Members struct {
+	Version, ID, Method, Params, Result, Error []byte
+	// escaped: one of these members' names was written with escapes.
+	escaped bool
+	// depth is the deepest nesting of the message's objects and arrays.
+	depth int
+}
+
+// Split returns the JSON-RPC members of data, which must be valid JSON
+// (see json.Valid). Names match exactly, after unescaping, as go-sdk
+// reads them (no case folding); such a member given twice is an error,
+// since decoders disagree on which one counts. Values are not checked.
+func Split(data []byte) (Members, error) {
+	m := Members{depth: 1}
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return m, errors.New("a JSON-RPC message is a JSON object")
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		switch data[i] {
+		case '}':
+			return m, nil
+		case ',':
+			i = skipSpace(data, i+1)
+		}
+		end := stringEnd(data, i)
+		name, escaped := string(data[i+1:end-1]), false
+		if strings.IndexByte(name, '\\') >= 0 {
+			if err := json.Unmarshal(data[i:end], &name); err != nil {
+				return m, err
+			}
+			escaped = true
+		}
+		i = skipSpace(data, end) + 1 // past the ':'
+		i = skipSpace(data, i)
+		end, depth := valueEnd(data, i)
+		m.depth = max(m.depth, 1+depth)
+		v := data[i:end:end]
+		i = end
+		var slot *[]byte
+		switch name {
+		case "jsonrpc":
+			slot = &m.Version
+		case "id":
+			slot = &m.ID
+		case "method":
+			slot = &m.Method
+		case "params":
+			slot = &m.Params
+		case "result":
+			slot = &m.Result
+		case "error":
+			slot = &m.Error
+		default:
+			continue
+		}
+		if *slot != nil {
+			return m, fmt.Errorf("member %q appears twice", name)
+		}
+		*slot = v
+		m.escaped = m.escaped || escaped
+	}
+}
+
+// Decode decodes data, whose members m are (see [Split]), as
+// [jsonrpc.DecodeMessage] does. The message does not alias data.
+func (m Members) Decode(data []byte) (jsonrpc.Message, error) {
+	if msg, ok := m.plain(); ok {
 		return msg, nil
 	}
 	return jsonrpc.DecodeMessage(data)
 }
 
-// members are the raw values of a message's JSON-RPC members, nil when
-// absent.
-type members struct {
-	version, id, method, params, result, err []byte
-}
-
-// decodePlain decodes data when it is a plain message (see the package
-// doc); ok is false for anything else.
-func decodePlain(data []byte) (jsonrpc.Message, bool) {
-	if !json.Valid(data) || jsondepth.Of(data) > maxDepth {
+// plain returns the message when it is a plain one (see the package doc);
+// ok is false for anything else.
+func (m Members) plain() (jsonrpc.Message, bool) {
+	if m.depth > maxDepth || m.escaped || string(m.Version) != `"2.0"` || m.Error != nil {
 		return nil, false
 	}
-	m, ok := split(data)
-	if !ok || string(m.version) != `"2.0"` || m.err != nil {
-		return nil, false
-	}
-	id, ok := readID(m.id)
+	id, ok := readID(m.ID)
 	if !ok {
 		return nil, false
 	}
@@ -65,69 +137,17 @@ func decodePlain(data []byte) (jsonrpc.Message, bool) {
 		}
 		return json.RawMessage(bytes.Clone(raw))
 	}
-	if m.method != nil {
-		method, ok := plainString(m.method)
-		if !ok || m.result != nil || isNull(m.params) {
+	if m.Method != nil {
+		method, ok := plainString(m.Method)
+		if !ok || m.Result != nil || isNull(m.Params) {
 			return nil, false
 		}
-		return &jsonrpc.Request{ID: id, Method: method, Params: own(m.params)}, true
+		return &jsonrpc.Request{ID: id, Method: method, Params: own(m.Params)}, true
 	}
-	if !id.IsValid() || m.result == nil || isNull(m.result) || m.params != nil {
+	if !id.IsValid() || m.Result == nil || isNull(m.Result) || m.Params != nil {
 		return nil, false
 	}
-	return &jsonrpc.Response{ID: id, Result: own(m.result)}, true
-}
-
-// split returns the JSON-RPC members of data, valid JSON, when it is an
-// object whose member names need no unescaping and name no JSON-RPC
-// member twice.
-func split(data []byte) (members, bool) {
-	var m members
-	i := skipSpace(data, 0)
-	if i == len(data) || data[i] != '{' {
-		return m, false
-	}
-	i++
-	for {
-		i = skipSpace(data, i)
-		switch data[i] {
-		case '}':
-			return m, true
-		case ',':
-			i = skipSpace(data, i+1)
-		}
-		end := stringEnd(data, i)
-		name := data[i+1 : end-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			return m, false
-		}
-		i = skipSpace(data, end) + 1 // past the ':'
-		i = skipSpace(data, i)
-		end = valueEnd(data, i)
-		v := data[i:end:end]
-		i = end
-		var slot *[]byte
-		switch string(name) {
-		case "jsonrpc":
-			slot = &m.version
-		case "id":
-			slot = &m.id
-		case "method":
-			slot = &m.method
-		case "params":
-			slot = &m.params
-		case "result":
-			slot = &m.result
-		case "error":
-			slot = &m.err
-		default:
-			continue
-		}
-		if *slot != nil {
-			return m, false
-		}
-		*slot = v
-	}
+	return &jsonrpc.Response{ID: id, Result: own(m.Result)}, true
 }
 
 // readID reads an id that is absent, a plain string or an integer of at
@@ -202,35 +222,36 @@ func stringEnd(data []byte, i int) int {
 }
 
 // valueEnd returns the index just past the value that starts at data[i],
-// in valid JSON.
-func valueEnd(data []byte, i int) int {
+// in valid JSON, and how deeply its objects and arrays nest.
+func valueEnd(data []byte, i int) (end, depth int) {
 	switch data[i] {
 	case '"':
-		return stringEnd(data, i)
+		return stringEnd(data, i), 0
 	case '{', '[':
-		depth := 0
+		d := 0
 		for j := i; j < len(data); j++ {
 			switch data[j] {
 			case '"':
 				j = stringEnd(data, j) - 1
 			case '{', '[':
-				depth++
+				d++
+				depth = max(depth, d)
 			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
+				d--
+				if d == 0 {
+					return j + 1, depth
 				}
 			}
 		}
-		return len(data)
+		return len(data), depth
 	}
 	j := i
 	for j < len(data) {
 		switch data[j] {
 		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return j
+			return j, 0
 		}
 		j++
 	}
-	return j
+	return j, 0
 }

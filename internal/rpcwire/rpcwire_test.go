@@ -2,7 +2,9 @@ package rpcwire
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,14 +46,22 @@ var seeds = []struct {
 	{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}", false},
 	{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"\xff\":\"\xfe\"}}", true},
 	{`{"jsonrpc":"2.0","id":1,"method":"m","params":{"n":123456789012345678901234567890e400}}`, true},
+	{strings.Repeat("[", 999) + strings.Repeat("]", 999), false},
+	{`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`, true},    // depth 1,000: go-sdk's bound
+	{`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`, false}, // past it
 	{``, false},
 }
 
 func TestDecodeAgreesWithGoSDK(t *testing.T) {
 	for _, s := range seeds {
-		_, plain := decodePlain([]byte(s.line))
+		plain := false
+		if json.Valid([]byte(s.line)) {
+			if m, err := Split([]byte(s.line)); err == nil {
+				_, plain = m.plain()
+			}
+		}
 		if plain != s.plain {
-			t.Errorf("decodePlain(%s): plain = %v, want %v", s.line, plain, s.plain)
+			t.Errorf("plain(%s): plain = %v, want %v", s.line, plain, s.plain)
 		}
 		agree(t, []byte(s.line))
 	}
