@@ -28,7 +28,7 @@ func laptopSearcher(t *testing.T) *Searcher {
 // do not put a destructive file write first, and an intent no tool
 // serves gets no confident card, and a tool whose only match is a quoted
 // label in its description (fill_form's "Remember Me") does not come
-// first. (The memory server's tools are not yet in the top 3 for
+// first. An intent that names a server finds that server's tools. (The memory server's tools are not yet in the top 3 for
 // "remember ..." or "store a fact ...": a synonym-only match scores below
 // any tool holding one of the intent's own words.)
 func TestLaptopIntents(t *testing.T) {
@@ -39,6 +39,7 @@ func TestLaptopIntents(t *testing.T) {
 		top3   func(Result) bool
 		never1 string // server/name that must not come first
 		quiet  bool   // no result at ConfidentAt
+		server string // the server every one of the top 3 comes from, if set
 	}{
 		{intent: "read a text file", first: "filesystem/read_text_file"},
 		{intent: "remember that Alice works at Acme", never1: "filesystem/write_file"},
@@ -46,6 +47,9 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "store a fact about a person", never1: "filesystem/write_file"},
 		{intent: "get the weather", quiet: true},
 		{intent: "find gluten-free recipes", quiet: true},
+		// The intent names where to look.
+		{intent: "show recent errors from sentry", server: "sentry"},
+		{intent: "get the status of my latest circleci pipeline", server: "circleci"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.intent, func(t *testing.T) {
@@ -70,6 +74,9 @@ func TestLaptopIntents(t *testing.T) {
 			}
 			if tt.top3 != nil && !slices.ContainsFunc(rs[:min(3, len(rs))], tt.top3) {
 				t.Errorf("no wanted tool in the top 3")
+			}
+			if tt.server != "" && slices.ContainsFunc(rs[:min(3, len(rs))], func(r Result) bool { return r.Server != tt.server }) {
+				t.Errorf("a top-3 tool is not %s's", tt.server)
 			}
 			if tt.quiet && slices.ContainsFunc(rs, func(r Result) bool { return r.Confidence >= ConfidentAt }) {
 				t.Errorf("a card reaches %v", ConfidentAt)

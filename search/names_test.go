@@ -69,3 +69,24 @@ func TestNamesCaseSibling(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesServer(t *testing.T) {
+	tests := []struct {
+		server, tool string
+		intent       []string
+		want         bool
+	}{
+		{"sentry", "search_issues", []string{"recent", "errors", "sentry"}, true},
+		{"stripe-0.2.5", "create_refund", []string{"refund", "stripe"}, true},
+		{"mcp-server-kubernetes", "kubectl_logs", []string{"kubernetes", "logs"}, true},
+		{"mcp-server-kubernetes", "kubectl_logs", []string{"mcp", "server", "logs"}, false},
+		{"github-go-all", "list_issues", []string{"list", "all", "issues"}, false},
+		{"calculator", "calculator", []string{"calculator"}, false}, // named as its tool: the name boost's
+		{"sentry", "search_issues", []string{"search", "issues"}, false},
+	}
+	for _, tt := range tests {
+		if got := namesServer(tt.server, tt.tool, tt.intent); got != tt.want {
+			t.Errorf("namesServer(%q, %q, %q) = %v, want %v", tt.server, tt.tool, tt.intent, got, tt.want)
+		}
+	}
+}

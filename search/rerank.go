@@ -60,6 +60,9 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		if s.nameBoost > 0 {
 			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn)
 		}
+		if namesServer(t.Server, t.Name, p.words) {
+			top[i].fused *= 1 + serverBoost
+		}
 		if s.descBoost > 0 {
 			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights, forms, synSlots)
 		}
@@ -70,6 +73,33 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
 	return byID, nil
 }
+
+// serverBoost lifts the tools of a server the intent names ("errors from
+// sentry", "a contact in hubspot"): the user has said where to look.
+const serverBoost = 0.5
+
+// namesServer reports whether the intent's words hold a word of server's
+// name of three letters or more, other than the words every server name
+// may carry (mcp, server, all). A server named as its tool is named is
+// left to the name boost: naming it names the tool.
+func namesServer(server, tool string, intentWords []string) bool {
+	sw := nameWords(server)
+	if slices.Equal(sw, nameWords(tool)) {
+		return false
+	}
+	for _, w := range sw {
+		if utf8.RuneCountInString(w) < 3 || stopWords[w] || genericServerWords[w] || isNumber(w) {
+			continue
+		}
+		if slices.Contains(intentWords, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// genericServerWords are words of server names that name no product.
+var genericServerWords = map[string]bool{"mcp": true, "server": true, "servers": true, "all": true}
 
 // rarity weighs each of the plan's words as meant (corrected) by its
 // inverse document frequency, ln(1 + N/docs), times clauseWeight for a
