@@ -80,7 +80,7 @@ const serverBoost = 0.5
 
 // namesServer reports whether the intent's words hold a word of server's
 // name of three letters or more, other than the words every server name
-// may carry (mcp, server, all). A server named as its tool is named is
+// may carry (mcp, server, all). A server whose name is its tool's name is
 // left to the name boost: naming it names the tool.
 func namesServer(server, tool string, intentWords []string) bool {
 	sw := nameWords(server)
