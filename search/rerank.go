@@ -84,15 +84,12 @@ const serverBoost = 0.5
 // left to the name boost: naming it names the tool.
 func namesServer(server, tool string, intentWords []string) bool {
 	sw := nameWords(server)
-	if slices.Equal(sw, nameWords(tool)) {
-		return false
-	}
 	for _, w := range sw {
 		if utf8.RuneCountInString(w) < 3 || stopWords[w] || genericServerWords[w] || isNumber(w) {
 			continue
 		}
 		if slices.Contains(intentWords, w) {
-			return true
+			return !slices.Equal(sw, nameWords(tool))
 		}
 	}
 	return false
