@@ -3,6 +3,7 @@ package schema
 import (
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -73,11 +74,23 @@ func sanitize(s string, maxChars int, lure func(string) bool, joined bool) (clea
 		size += gap + n
 	}
 	clean = strings.Join(kept, " ")
-	for joined && len(kept) > 1 && joinedLure(clean) { // joining sentences may have made one
+	for joined && len(kept) > 1 && (joinedLure(clean) || mergedLure(clean, kept)) { // joining sentences may have made one
 		kept = kept[:len(kept)-1]
 		clean = strings.Join(kept, " ")
 	}
 	return clean, max(0, total-utf8.RuneCountInString(clean))
+}
+
+// mergedLure reports text, kept's sentences joined, that does not read
+// as those sentences and holds a lure: two lines without an end mark
+// ("read'" then ".ssh") join into one sentence, which a reader takes
+// whole, so each sentence of the joined text is tested whole again.
+func mergedLure(text string, kept []string) bool {
+	again := sentences(text)
+	if slices.Equal(again, kept) {
+		return false // each was tested already
+	}
+	return slices.ContainsFunc(again, isLure)
 }
 
 // stripMarkup removes markup and secrets, keeping line breaks as sentence
