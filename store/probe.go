@@ -48,7 +48,41 @@ func parseHeader(b []byte, size int64) header {
 	return h
 }
 
-// probe inspects the file at path without writing to it or creating files
+// probe is probeOnce, read again while the file looks like a catalog another
+// process is creating this moment: shorter than SQLite's header, or without
+// its magic, and written in the last creationWindow. Two capbridge processes
+// started together on a fresh machine (two clients launching serve) would
+// otherwise have the second refuse the first's half-written file as not
+// SQLite. A file that stays so, or was written earlier, is refused at once.
+func probe(ctx context.Context, path string, busy time.Duration) (found, error) {
+	deadline := time.Now().Add(creationWait)
+	for {
+		f, err := probeOnce(ctx, path, busy)
+		if !errors.Is(err, errNotSQLite) || time.Now().After(deadline) || !written(path, creationWindow) {
+			return f, err
+		}
+		select {
+		case <-ctx.Done():
+			return f, err
+		case <-time.After(creationPoll):
+		}
+	}
+}
+
+// How probe waits for a catalog another process is creating.
+const (
+	creationWindow = 5 * time.Second       // a file written this recently may be in creation
+	creationWait   = time.Second           // the longest wait for it to become SQLite
+	creationPoll   = 20 * time.Millisecond // between reads
+)
+
+// written reports whether the file at path was modified within d.
+func written(path string, d time.Duration) bool {
+	st, err := os.Stat(path)
+	return err == nil && time.Since(st.ModTime()) < d
+}
+
+// probeOnce inspects the file at path without writing to it or creating files
 // beside it. A missing or empty file is a new catalog. Anything else must be
 // a SQLite database that is either empty or carries capbridge's
 // application_id, at a schema version this build knows.
@@ -56,7 +90,7 @@ func parseHeader(b []byte, size int64) header {
 // The header decides, except for a WAL database whose -wal file exists: its
 // newest pages (a new catalog's first transaction, say) may be in the WAL
 // only, so SQLite is asked, read-only.
-func probe(ctx context.Context, path string, busy time.Duration) (found, error) {
+func probeOnce(ctx context.Context, path string, busy time.Duration) (found, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return found{}, nil
@@ -124,9 +158,12 @@ func probeLive(ctx context.Context, path string, busy time.Duration) (found, err
 	return check(path, appID, version, objects)
 }
 
+// errNotSQLite marks a file refused for not being SQLite at all.
+var errNotSQLite = errors.New("it is not an SQLite database")
+
 func notSQLite(path string) error {
-	return fmt.Errorf("opening catalog %s: %w: it is not an SQLite database; "+
-		"point --db or CAPBRIDGE_DB at another file", path, ErrNotCatalog)
+	return fmt.Errorf("opening catalog %s: %w: %w; point --db or CAPBRIDGE_DB at another file",
+		path, ErrNotCatalog, errNotSQLite)
 }
 
 // check decides whether a database with this application_id, user_version

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // sqliteHeader builds a 100-byte SQLite header with these fields, followed
@@ -115,4 +116,46 @@ func TestProbeLiveWAL(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenWaitsForACatalogInCreation: a file another process is creating
+// this moment (part of SQLite's header, just written) is read again until
+// it becomes one; the same bytes written a minute ago are refused.
+func TestOpenWaitsForACatalogInCreation(t *testing.T) {
+	ctx := context.Background()
+	partial := []byte(sqliteMagic[:10])
+
+	t.Run("in creation", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "catalog.db")
+		if err := os.WriteFile(path, partial, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			done <- os.Truncate(path, 0) // the other process's file, empty again: a new catalog
+		}()
+		s, err := Open(ctx, path, nil)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if err != nil {
+			t.Fatalf("Open of a catalog in creation: %v", err)
+		}
+		s.Close()
+	})
+
+	t.Run("written earlier", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "catalog.db")
+		if err := os.WriteFile(path, partial, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(ctx, path, nil); !errors.Is(err, ErrNotCatalog) {
+			t.Fatalf("Open = %v, want ErrNotCatalog", err)
+		}
+	})
 }
