@@ -33,12 +33,26 @@ var phrasalVerbs = map[[2]string]string{
 	{"lock", "out"}: "lockout", {"locked", "out"}: "lockout",
 }
 
-// joinPhrasal replaces each verb-particle pair of ws by its joined word.
+// questionPairs turn a question's two words into the word for what it
+// asks: "how many" asks for a count, and its "many" is no match for
+// insert_many or delete_many. Unlike a phrasal verb's, the word matches
+// as any other does.
+var questionPairs = map[[2]string]string{
+	{"how", "many"}: "count",
+}
+
+// joinPhrasal replaces each verb-particle pair of ws by its joined word,
+// and each question pair by the word for what it asks (questionPairs).
 func joinPhrasal(ws []string) []string {
 	out := make([]string, 0, len(ws))
 	for i := 0; i < len(ws); i++ {
 		if i+1 < len(ws) {
-			if j, ok := phrasalVerbs[[2]string{ws[i], ws[i+1]}]; ok {
+			pair := [2]string{ws[i], ws[i+1]}
+			j, ok := phrasalVerbs[pair]
+			if !ok {
+				j, ok = questionPairs[pair]
+			}
+			if ok {
 				out = append(out, j)
 				i++
 				continue

@@ -18,6 +18,8 @@ func TestQueryWordsExpansion(t *testing.T) {
 		{"log the call in the CRM", []string{"log", "call", "crm"}},
 		{"who is jane@acme.com", []string{"email"}}, // a value, not the topic
 		{"tweet @handle", []string{"tweet", "handle"}},
+		{"how many pods are running", []string{"count", "pods", "running"}},
+		{"many files", []string{"many", "files"}},
 	}
 	for _, tt := range tests {
 		if got := queryWords(tt.intent); !slices.Equal(got, tt.want) {

@@ -28,7 +28,8 @@ func laptopSearcher(t *testing.T) *Searcher {
 // do not put a destructive file write first, and an intent no tool
 // serves gets no confident card, and a tool whose only match is a quoted
 // label in its description (fill_form's "Remember Me") does not come
-// first. An intent that names a server finds that server's tools. (The memory server's tools are not yet in the top 3 for
+// first. An intent that names a server finds that server's tools, and "how many"
+// finds a count. (The memory server's tools are not yet in the top 3 for
 // "remember ..." or "store a fact ...": a synonym-only match scores below
 // any tool holding one of the intent's own words.)
 func TestLaptopIntents(t *testing.T) {
@@ -47,6 +48,8 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "store a fact about a person", never1: "filesystem/write_file"},
 		{intent: "get the weather", quiet: true},
 		{intent: "find gluten-free recipes", quiet: true},
+		// A question of quantity asks for a count, not for the *-many tools.
+		{intent: "how many documents are in the users collection", first: "mongodb/count"},
 		// The intent names where to look.
 		{intent: "show recent errors from sentry", server: "sentry"},
 		{intent: "get the status of my latest circleci pipeline", server: "circleci"},
