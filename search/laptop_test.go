@@ -29,8 +29,10 @@ func laptopSearcher(t *testing.T) *Searcher {
 // serves gets no confident card, and a tool whose only match is a quoted
 // label in its description (fill_form's "Remember Me") does not come
 // first. An intent that names a server finds that server's tools, and "how many"
-// finds a count. (The memory server's tools are not yet in the top 3 for
-// "remember ..." or "store a fact ...": a synonym-only match scores below
+// finds a count. A first word no tool
+// describes ("remember") finds the memory server's tools by its synonyms
+// (see Searcher.standIns). (Not yet "store a fact ...": "store" is a
+// word many tools hold, and a synonym-only match of "fact" scores below
 // any tool holding one of the intent's own words.)
 func TestLaptopIntents(t *testing.T) {
 	s := laptopSearcher(t)
@@ -46,6 +48,9 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "remember that Alice works at Acme", never1: "filesystem/write_file"},
 		{intent: "remember that Alice works at Acme", never1: "chrome-devtools/fill_form"},
 		{intent: "store a fact about a person", never1: "filesystem/write_file"},
+		// An action no tool describes is searched by its synonyms.
+		{intent: "remember that Alice works at Acme", top3: fromServer("memory")},
+		{intent: "remember this", top3: fromServer("memory")},
 		{intent: "get the weather", quiet: true},
 		{intent: "find gluten-free recipes", quiet: true},
 		// A question of quantity asks for a count, not for the *-many tools.
@@ -86,6 +91,11 @@ func TestLaptopIntents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fromServer matches a result of the named server.
+func fromServer(server string) func(Result) bool {
+	return func(r Result) bool { return r.Server == server }
 }
 
 func strconvF(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

@@ -121,7 +121,9 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		return !known && isPiece(w)
 	}), docs, budget)
 	p.kept = kept
-	p.wordsExpr = orQuery(kept)
+	stand := s.standIns(ctx, p.words, docs, named)
+	p.wordsExpr = orQuery(append(slices.Clone(kept), stand...))
+	syns = slices.DeleteFunc(syns, func(w string) bool { return slices.Contains(stand, w) })
 	p.meant = p.words
 	var synBase []string
 	if s.synWeight > 0 {
@@ -151,6 +153,70 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		}
 	}()
 	return p
+}
+
+// standIns returns the synonyms the catalog holds of the intent's first
+// word (its action, as a request is mostly written: "remember that ...",
+// "memorize ...") when at most one tool holds that word and no tool's
+// name or description does. The catalog then says the action in other
+// words ("remember" against a knowledge graph's tools, whose only
+// "remember" is a login form's label): its synonyms are searched in its
+// place, at full weight, not as the low-weight synonym query that any
+// tool holding another of the intent's words outvotes. Only the first
+// word: standing in for every rare word put generic synonyms (list for
+// "view", edit for "change") into long chatty requests, and cost MetaTool
+// queries.
+func (s *Searcher) standIns(ctx context.Context, ws []string, docs map[string]int, named map[string]bool) []string {
+	if len(ws) == 0 {
+		return nil
+	}
+	w := ws[0]
+	syns := s.syn.of(w)
+	if named[w] || isNumber(w) || len(syns) == 0 {
+		return nil
+	}
+	d := docs[w]
+	for _, st := range stems(w) {
+		d = max(d, docs[st])
+	}
+	if d > 1 {
+		return nil
+	}
+	described, err := s.st.Described(ctx, []string{w})
+	if err != nil {
+		s.logger.Warn("search: described-word lookup failed", "err", err)
+		return nil
+	}
+	if described[w] {
+		return nil
+	}
+	var out []string
+	for _, o := range syns {
+		if heldSynonymDocs(o, docs) > 0 && !slices.Contains(ws, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// heldSynonymDocs returns how many tools hold syn, a phrase counted as
+// its rarest word of three runes or more (as synonymsWithin counts it),
+// or 0 if the catalog lacks it.
+func heldSynonymDocs(syn string, docs map[string]int) int {
+	n := 0
+	for _, w := range strings.Fields(syn) {
+		if utf8.RuneCountInString(w) < minTrigramRunes {
+			continue
+		}
+		d, ok := docs[w]
+		if !ok || d == 0 {
+			return 0
+		}
+		if n == 0 || d < n {
+			n = d
+		}
+	}
+	return n
 }
 
 // weakWords returns the distinct words of weak that are not stop words,
@@ -262,27 +328,11 @@ func synonymsWithin(syns []string, docs map[string]int, kept []string, budget in
 		left -= docs[w]
 	}
 	left = min(left, budget/synonymShare)
-	count := func(syn string) int {
-		n := 0
-		for _, w := range strings.Fields(syn) {
-			if utf8.RuneCountInString(w) < minTrigramRunes {
-				continue
-			}
-			d, ok := docs[w]
-			if !ok {
-				return 0
-			}
-			if n == 0 || d < n {
-				n = d
-			}
-		}
-		return n
-	}
 	byDocs := slices.Clone(syns)
-	slices.SortStableFunc(byDocs, func(a, b string) int { return count(a) - count(b) })
+	slices.SortStableFunc(byDocs, func(a, b string) int { return heldSynonymDocs(a, docs) - heldSynonymDocs(b, docs) })
 	var out []string
 	for _, w := range byDocs {
-		n := count(w)
+		n := heldSynonymDocs(w, docs)
 		if n == 0 || (budget > 0 && n > left) {
 			continue
 		}

@@ -55,6 +55,23 @@ func TestMatchWordsWeightsOrder(t *testing.T) {
 	}
 }
 
+func TestDescribed(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	mustReplace(t, s, "w",
+		Tool{Name: "fill_form", Doc: Doc{Name: "fill form", Desc: "Fill a form in one call", ParamDescs: "Remember Me"}},
+		Tool{Name: "read_graph", Doc: Doc{Name: "read graph", Desc: "Read the knowledge graph"}},
+	)
+	got, err := s.Described(ctx, []string{"remember", "graphs", "form", "weather", `say "hi"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"remember": false, "graphs": true, "form": true, "weather": false, `say "hi"`: false}
+	if !maps.Equal(got, want) {
+		t.Errorf("Described = %v, want %v", got, want)
+	}
+}
+
 func TestMatchRejectsHostileExpressions(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
