@@ -75,11 +75,26 @@ func (x *formIndex) scan(found []bool, texts ...string) {
 	}
 	for _, t := range texts {
 		for run := range strings.FieldsFuncSeq(t, notAlnum) {
+			if plainLower(run) { // most words: humps would return run itself
+				x.mark(found, run)
+				continue
+			}
 			for _, w := range humps(run) {
 				x.mark(found, w)
 			}
 		}
 	}
+}
+
+// plainLower reports whether run holds only ASCII lower-case letters and
+// digits: humps splits it nowhere and lower-cases nothing.
+func plainLower(run string) bool {
+	for i := 0; i < len(run); i++ {
+		if c := run[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // mark marks the slots of w and of each of its stems (as stems returns

@@ -16,6 +16,10 @@ import (
 func words(text string) []string {
 	var out []string
 	for _, run := range alnumRuns(text) {
+		if plainLower(run) {
+			out = append(out, run)
+			continue
+		}
 		out = append(out, humps(run)...)
 	}
 	return out
@@ -37,8 +41,40 @@ func notAlnum(r rune) bool {
 
 // humps splits one run of letters and digits at lower-to-upper changes
 // ("getUserID" -> get user id, "HTTPServer" -> http server) and lower-cases
-// the parts. A run without humps comes back as one lower-cased word.
+// the parts. A run without humps comes back as one lower-cased word. It
+// runs on every word of every ranked tool's text: an ASCII run is split
+// by bytes, and a run of lower-case letters and digits is returned as is.
 func humps(run string) []string {
+	if plainLower(run) {
+		return []string{run}
+	}
+	for i := 0; i < len(run); i++ {
+		if run[i] >= utf8.RuneSelf {
+			return runeHumps(run)
+		}
+	}
+	var out []string
+	start := 0
+	for i := 1; i < len(run); i++ {
+		prev, cur := run[i-1], run[i]
+		split := (isLowerASCII(prev) || isDigitASCII(prev)) && isUpperASCII(cur)
+		if !split && isUpperASCII(prev) && isUpperASCII(cur) && i+1 < len(run) && isLowerASCII(run[i+1]) {
+			split = true
+		}
+		if split {
+			out = append(out, strings.ToLower(run[start:i]))
+			start = i
+		}
+	}
+	return append(out, strings.ToLower(run[start:]))
+}
+
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
+
+// runeHumps is humps on a run that is not all ASCII.
+func runeHumps(run string) []string {
 	rs := []rune(run)
 	var out []string
 	start := 0
