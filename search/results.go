@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/capbridge/capbridge/store"
 )
@@ -12,46 +13,54 @@ import (
 // results or the cut. complete says no wider candidate list could change
 // the answer (the limit or the cut was reached). Ranking reads only the
 // tools' texts (store.ToolDocs); the results' whole rows are read last,
-// and each result's confidence is measured on its whole text (see
-// confidenceScale); a tool the intent names keeps confidence 1.
+// beside the count of their texts' words, and each result's confidence
+// is measured on its whole text (see confidenceScale); a tool the intent
+// names keeps confidence 1.
 func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, scale confidenceScale, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
 	out, complete, err := s.choose(ctx, ranked, read, exact, allowed, limit)
 	if err != nil || len(out) == 0 {
 		return out, complete, err
 	}
 	ids := make([]int64, len(out))
+	textWords := make(map[int64][]string, len(out))
+	var texts []string
 	for i, r := range out {
 		ids[i] = r.ToolID
+		// choose read the name and description the words come from.
+		textWords[r.ToolID] = distinctWords(r.Tool.Name, r.Tool.Doc.Desc)
+		texts = append(texts, textWords[r.ToolID]...)
 	}
-	tools, err := s.st.ToolsByID(ctx, ids)
-	if err != nil {
-		return nil, false, fmt.Errorf("reading ranked tools: %w", err)
-	}
-	byID := make(map[int64]store.Tool, len(tools))
-	textWords := make(map[int64][]string, len(tools))
-	var texts []string
-	for _, t := range tools {
-		byID[t.ID] = t
-		textWords[t.ID] = distinctWords(t.Name, t.Doc.Desc)
-		texts = append(texts, textWords[t.ID]...)
-	}
+	var tools []store.Tool
+	var readErr error
+	var rows sync.WaitGroup
+	rows.Go(func() { tools, readErr = s.st.ToolsByID(ctx, ids) })
 	docs, err := s.termDocs(ctx, texts)
+	rows.Wait()
+	if readErr != nil {
+		return nil, false, fmt.Errorf("reading ranked tools: %w", readErr)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("weighing result texts: %w", err)
 	}
+	byID := make(map[int64]store.Tool, len(tools))
+	for _, t := range tools {
+		byID[t.ID] = t
+	}
 	kept := out[:0]
 	for _, r := range out {
-		if t, ok := byID[r.ToolID]; ok { // else replaced by a re-index since it was ranked
-			r.Tool = t
-			if !r.Exact {
-				r.Confidence = scale.of(t.Name, t.Doc, textWords[t.ID], docs)
-				if deprecated(t.Doc.Desc) {
-					// It sends the caller elsewhere: no close match.
-					r.Confidence *= deprecatedRank
-				}
-			}
-			kept = append(kept, r)
+		t, ok := byID[r.ToolID]
+		if !ok {
+			continue // replaced by a re-index since it was ranked
 		}
+		r.Tool = t
+		if !r.Exact {
+			r.Confidence = scale.of(t.Name, t.Doc, textWords[t.ID], docs)
+			if deprecated(t.Doc.Desc) {
+				// It sends the caller elsewhere: no close match.
+				r.Confidence *= deprecatedRank
+			}
+		}
+		kept = append(kept, r)
 	}
 	return kept, complete, nil
 }
