@@ -540,15 +540,33 @@ func isNumber(w string) bool {
 	return strings.TrimFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) == ""
 }
 
+// shortRunes is the longest word editDistance measures without allocating.
+const shortRunes = 32
+
+// appendRunes appends the runes of s to dst.
+func appendRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
 // editDistance is the optimal string alignment distance between a and b,
 // in runes: the fewest insertions, deletions, substitutions and swaps of
 // two adjacent runes (no substring edited twice) that turn a into b. A
 // transposed pair ("serach") is one edit, as people make it.
+// It runs on every near term of every corrected word: words up to
+// shortRunes long are measured in arrays on the stack.
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1) // row i-2
-	prev := make([]int, len(rb)+1)  // row i-1
-	cur := make([]int, len(rb)+1)
+	var aBuf, bBuf [shortRunes]rune
+	ra, rb := appendRunes(aBuf[:0], a), appendRunes(bBuf[:0], b)
+	var rowBuf [3 * (shortRunes + 1)]int
+	rows := rowBuf[:]
+	if n := 3 * (len(rb) + 1); n > len(rows) {
+		rows = make([]int, n)
+	}
+	n := len(rb) + 1
+	prev2, prev, cur := rows[:n], rows[n:2*n], rows[2*n:3*n] // rows i-2, i-1, i
 	for j := range prev {
 		prev[j] = j
 	}

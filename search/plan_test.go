@@ -68,6 +68,8 @@ func TestEditDistance(t *testing.T) {
 		{"", "abc", 3},
 		{"tset", "test", 1},
 		{"übung", "übnug", 1}, // runes, not bytes
+		{strings.Repeat("a", 40), strings.Repeat("a", 39) + "b", 1}, // past shortRunes
+		{strings.Repeat("ab", 20), strings.Repeat("ba", 20), 2},     // a deletion and an insertion
 	}
 	for _, tt := range tests {
 		if got := editDistance(tt.a, tt.b); got != tt.want {
