@@ -77,8 +77,12 @@ type fusion struct {
 // fused order, ties broken by the words leg, then by key (server and
 // name) and id, never by indexing order alone.
 func (f fusion) fuse(legs [numLegs][]hit) []candidate {
-	byID := make(map[int64]int)
-	var out []candidate
+	total := 0
+	for _, hits := range legs {
+		total += len(hits)
+	}
+	byID := make(map[int64]int, total)
+	out := make([]candidate, 0, total)
 	for l, hits := range legs {
 		if len(hits) == 0 {
 			continue

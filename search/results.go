@@ -68,17 +68,13 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 // choose is resolve on the tools' texts: its Results' Tool rows lack
 // Record, Card and hashes, and their confidence is not yet measured.
 func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
-	fusedByID := make(map[int64]candidate, len(ranked))
-	for _, c := range ranked {
-		fusedByID[c.id] = c
-	}
 	var out []Result
 	taken := make(map[int64]bool)
 	for _, t := range exact {
 		if len(out) == limit {
 			return out, true, nil
 		}
-		c := fusedByID[t.ID]
+		c := candidateOf(ranked, t.ID)
 		out = append(out, Result{ToolID: t.ID, Server: t.Server, Name: t.Name, Score: c.fused,
 			Confidence: 1, Exact: true, Legs: c.legs, Tool: t})
 		taken[t.ID] = true
@@ -98,7 +94,7 @@ func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int6
 			if t.Refusal != "" || (allowed != nil && !allowed(t.Server, t.Name)) {
 				continue
 			}
-			c := fusedByID[t.ID]
+			c := candidateOf(part, t.ID)
 			if best < 0 {
 				best = c.fused
 			}
@@ -110,6 +106,18 @@ func (s *Searcher) choose(ctx context.Context, ranked []candidate, read map[int6
 		}
 	}
 	return out, len(out) == limit, nil
+}
+
+// candidateOf returns the candidate of cs with id, or none (a tool the
+// legs did not find). cs is short: a chunk of the ranking, or the ranking
+// searched once for each tool the intent names.
+func candidateOf(cs []candidate, id int64) candidate {
+	for _, c := range cs {
+		if c.id == id {
+			return c
+		}
+	}
+	return candidate{}
 }
 
 // tools returns the rows of part's candidates not taken, in order, from

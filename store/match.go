@@ -239,12 +239,13 @@ const textStats = "SELECT count(doc_len), ifnull(avg(doc_len), 0) FROM tools IND
 func (s *Store) collectHits(rows *sql.Rows, op string, keyed bool) ([]Hit, error) {
 	defer rows.Close()
 	var out []Hit
+	var h Hit // scanned into through dst, row by row
+	dst := []any{&h.ID, &h.Score}
+	if keyed {
+		dst = append(dst, &h.Key, &h.Len)
+	}
 	for rows.Next() {
-		var h Hit
-		dst := []any{&h.ID, &h.Score}
-		if keyed {
-			dst = append(dst, &h.Key, &h.Len)
-		}
+		h = Hit{}
 		if err := rows.Scan(dst...); err != nil {
 			return nil, s.wrap(op, err)
 		}
