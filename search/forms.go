@@ -73,28 +73,15 @@ func (x *formIndex) scan(found []bool, texts ...string) {
 	if len(x.slots) == 0 {
 		return
 	}
+	var parts []string
 	for _, t := range texts {
 		for run := range strings.FieldsFuncSeq(t, notAlnum) {
-			if plainLower(run) { // most words: humps would return run itself
-				x.mark(found, run)
-				continue
-			}
-			for _, w := range humps(run) {
+			parts = appendHumps(parts[:0], run)
+			for _, w := range parts {
 				x.mark(found, w)
 			}
 		}
 	}
-}
-
-// plainLower reports whether run holds only ASCII lower-case letters and
-// digits: humps splits it nowhere and lower-cases nothing.
-func plainLower(run string) bool {
-	for i := 0; i < len(run); i++ {
-		if c := run[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // mark marks the slots of w and of each of its stems (as stems returns

@@ -16,11 +16,7 @@ import (
 func words(text string) []string {
 	var out []string
 	for _, run := range alnumRuns(text) {
-		if plainLower(run) {
-			out = append(out, run)
-			continue
-		}
-		out = append(out, humps(run)...)
+		out = appendHumps(out, run)
 	}
 	return out
 }
@@ -39,58 +35,45 @@ func notAlnum(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
-// humps splits one run of letters and digits at lower-to-upper changes
-// ("getUserID" -> get user id, "HTTPServer" -> http server) and lower-cases
-// the parts. A run without humps comes back as one lower-cased word. It
-// runs on every word of every ranked tool's text: an ASCII run is split
-// by bytes, and a run of lower-case letters and digits is returned as is.
-func humps(run string) []string {
+// appendHumps appends to dst the parts of one run of letters and digits,
+// split at lower-to-upper changes ("getUserID" -> get user id,
+// "HTTPServer" -> http server) and lower-cased. A run without humps is
+// one lower-cased word. It runs on every word of every ranked tool's
+// text: a run of ASCII lower-case letters and digits (most words) is
+// appended as is, and no run is copied to runes.
+func appendHumps(dst []string, run string) []string {
 	if plainLower(run) {
-		return []string{run}
+		return append(dst, run)
 	}
-	for i := 0; i < len(run); i++ {
-		if run[i] >= utf8.RuneSelf {
-			return runeHumps(run)
-		}
-	}
-	var out []string
 	start := 0
-	for i := 1; i < len(run); i++ {
-		prev, cur := run[i-1], run[i]
-		split := (isLowerASCII(prev) || isDigitASCII(prev)) && isUpperASCII(cur)
-		if !split && isUpperASCII(prev) && isUpperASCII(cur) && i+1 < len(run) && isLowerASCII(run[i+1]) {
-			split = true
-		}
-		if split {
-			out = append(out, strings.ToLower(run[start:i]))
-			start = i
-		}
-	}
-	return append(out, strings.ToLower(run[start:]))
-}
-
-func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
-func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
-func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
-
-// runeHumps is humps on a run that is not all ASCII.
-func runeHumps(run string) []string {
-	rs := []rune(run)
-	var out []string
-	start := 0
-	for i := 1; i < len(rs); i++ {
-		prev, cur := rs[i-1], rs[i]
+	prev, size := utf8.DecodeRuneInString(run)
+	for i := size; i < len(run); {
+		cur, n := utf8.DecodeRuneInString(run[i:])
 		split := (unicode.IsLower(prev) || unicode.IsDigit(prev)) && unicode.IsUpper(cur)
 		// "HTTPServer": split before the last upper of an upper run followed by a lower.
-		if !split && unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(rs) && unicode.IsLower(rs[i+1]) {
-			split = true
+		if !split && unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+n < len(run) {
+			next, _ := utf8.DecodeRuneInString(run[i+n:])
+			split = unicode.IsLower(next)
 		}
 		if split {
-			out = append(out, strings.ToLower(string(rs[start:i])))
+			dst = append(dst, strings.ToLower(run[start:i]))
 			start = i
 		}
+		prev = cur
+		i += n
 	}
-	return append(out, strings.ToLower(string(rs[start:])))
+	return append(dst, strings.ToLower(run[start:]))
+}
+
+// plainLower reports whether run holds only ASCII lower-case letters and
+// digits: it has no humps and nothing to lower-case.
+func plainLower(run string) bool {
+	for i := 0; i < len(run); i++ {
+		if c := run[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // queryWords returns the distinct words of an intent worth searching for,
