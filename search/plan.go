@@ -182,12 +182,12 @@ func (s *Searcher) standIns(ctx context.Context, ws []string, docs map[string]in
 	if d > 1 {
 		return nil
 	}
-	described, err := s.st.Described(ctx, []string{w})
+	described, err := s.st.Described(ctx, w)
 	if err != nil {
 		s.logger.Warn("search: described-word lookup failed", "err", err)
 		return nil
 	}
-	if described[w] {
+	if described {
 		return nil
 	}
 	var out []string

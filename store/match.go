@@ -266,26 +266,22 @@ func sqlLimit(limit int) int {
 	return limit
 }
 
-// Described returns which of words some tool's name or description holds
+// Described reports whether some tool's name or description holds word
 // (in any form the word table's stemmer gives it), as opposed to only its
 // parameters' texts.
-func (s *Store) Described(ctx context.Context, words []string) (map[string]bool, error) {
+func (s *Store) Described(ctx context.Context, word string) (bool, error) {
 	if err := s.await(ctx); err != nil {
-		return nil, err
+		return false, err
 	}
-	out := make(map[string]bool, len(words))
-	for _, w := range words {
-		rows, err := s.stmts.query(ctx, `SELECT 1 FROM tool_words WHERE tool_words MATCH ? LIMIT 1`,
-			`{name desc} : "`+strings.ReplaceAll(w, `"`, `""`)+`"`)
-		if err != nil {
-			return nil, s.wrap("finding described words", err)
-		}
-		out[w] = rows.Next()
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, s.wrap("finding described words", err)
-		}
+	rows, err := s.stmts.query(ctx, `SELECT 1 FROM tool_words WHERE tool_words MATCH ? LIMIT 1`,
+		`{name desc} : "`+strings.ReplaceAll(word, `"`, `""`)+`"`)
+	if err != nil {
+		return false, s.wrap("finding a described word", err)
 	}
-	return out, nil
+	defer rows.Close()
+	found := rows.Next()
+	if err := rows.Err(); err != nil {
+		return false, s.wrap("finding a described word", err)
+	}
+	return found, nil
 }

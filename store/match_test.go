@@ -62,13 +62,15 @@ func TestDescribed(t *testing.T) {
 		Tool{Name: "fill_form", Doc: Doc{Name: "fill form", Desc: "Fill a form in one call", ParamDescs: "Remember Me"}},
 		Tool{Name: "read_graph", Doc: Doc{Name: "read graph", Desc: "Read the knowledge graph"}},
 	)
-	got, err := s.Described(ctx, []string{"remember", "graphs", "form", "weather", `say "hi"`})
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]bool{"remember": false, "graphs": true, "form": true, "weather": false, `say "hi"`: false}
-	if !maps.Equal(got, want) {
-		t.Errorf("Described = %v, want %v", got, want)
+	for word, described := range want {
+		got, err := s.Described(ctx, word)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != described {
+			t.Errorf("Described(%q) = %v, want %v", word, got, described)
+		}
 	}
 }
 
