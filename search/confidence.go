@@ -110,8 +110,8 @@ func (s *Searcher) scale(ctx context.Context, p *plan) confidenceScale {
 	c := confidenceScale{n: max(n, 1), words: p.words, weights: make([]float64, len(p.words)),
 		syns: make([][]string, len(p.words)), fixes: make([]string, len(p.words)), syn: s.syn}
 	for i, w := range p.words {
-		if isNumber(w) {
-			continue
+		if _, short := abbreviations[w]; short || isNumber(w) {
+			continue // an abbreviation's long form is weighed in its place
 		}
 		df := p.docs[w]
 		for _, st := range stems(w) {

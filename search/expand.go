@@ -63,6 +63,43 @@ func joinPhrasal(ws []string) []string {
 	return out
 }
 
+// abbreviations are short forms developers write for words the real
+// catalogs (../shared/catalogs) spell out far more often: each long form
+// below is held by at least three times as many of their tools as its
+// short form ("pull request" 26 to "PR" 4, repository 71 to repo 1). A
+// short form with more than one common meaning (docs, ts, temp, auth) or
+// one the catalogs use about as often as its long form (app, env, vm) is
+// left alone. The long form joins the intent after the short one: it is
+// what most tools say, at full weight, in every leg. The short form
+// stays for the tools that write it (clone_repo); confidence weighs only
+// the long form, which a tool's short form covers as a synonym where the
+// catalogs write it often (see synonymGroups).
+var abbreviations = map[string][]string{
+	"pr": {"pull", "request"}, "prs": {"pull", "requests"},
+	"repo": {"repository"}, "repos": {"repositories"},
+	"db": {"database"}, "dbs": {"databases"},
+	"k8s":    {"kubernetes"},
+	"config": {"configuration"}, "configs": {"configurations"},
+	"dir": {"directory"}, "dirs": {"directories"},
+	"info": {"information"},
+	"func": {"function"}, "funcs": {"functions"},
+	"param": {"parameter"}, "params": {"parameters"},
+	"msg": {"message"}, "msgs": {"messages"},
+	"img": {"image"}, "imgs": {"images"},
+	"gh": {"github"},
+}
+
+// spellOut adds the long form of each abbreviation in ws after it (see
+// abbreviations).
+func spellOut(ws []string) []string {
+	out := ws[:0:0]
+	for _, w := range ws {
+		out = append(out, w)
+		out = append(out, abbreviations[w]...)
+	}
+	return out
+}
+
 // joined reports whether w is the joined form of a phrasal verb (a value
 // of phrasalVerbs). Such a word matches only itself: log_call is no match
 // for "login".
@@ -89,7 +126,7 @@ var synonymGroups = [][]string{
 	{"show", "list", "display", "view"},
 	{"meeting", "event", "appointment"},
 	{"schedule", "book", "arrange", "setup"},
-	{"folder", "directory"},
+	{"folder", "directory", "dir"},
 	{"reply", "respond", "answer", "comment"},
 	{"edit", "change", "update", "modify"},
 	{"close", "resolve", "solve"},
@@ -104,6 +141,13 @@ var synonymGroups = [][]string{
 	// tools that say it mean RAM.)
 	{"remember", "memorize", "knowledge graph", "knowledge base"},
 	{"fact", "observation", "note"},
+	// Short forms of the abbreviations, for the tools that write them:
+	// those that at least four of the real catalogs' tools write.
+	{"database", "db"},
+	{"kubernetes", "k8s"},
+	{"configuration", "config"},
+	{"parameter", "param"},
+	{"github", "gh"},
 }
 
 // synonyms maps each word of a group to the other members.

@@ -20,6 +20,10 @@ func TestQueryWordsExpansion(t *testing.T) {
 		{"tweet @handle", []string{"tweet", "handle"}},
 		{"how many pods are running", []string{"count", "pods", "running"}},
 		{"many files", []string{"many", "files"}},
+		// An abbreviation keeps its place; its long form follows it.
+		{"merge the PR", []string{"merge", "pr", "pull", "request"}},
+		{"list k8s pods in the repo", []string{"list", "k8s", "kubernetes", "pods", "repo", "repository"}},
+		{"pull request", []string{"pull", "request"}},
 	}
 	for _, tt := range tests {
 		if got := queryWords(tt.intent); !slices.Equal(got, tt.want) {

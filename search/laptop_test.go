@@ -29,7 +29,8 @@ func laptopSearcher(t *testing.T) *Searcher {
 // serves gets no confident card, and a tool whose only match is a quoted
 // label in its description (fill_form's "Remember Me") does not come
 // first. An intent that names a server finds that server's tools, and "how many"
-// finds a count. A first word no tool
+// finds a count, and an abbreviation finds the tools that spell it out
+// (see abbreviations). A first word no tool
 // describes ("remember") finds the memory server's tools by its synonyms
 // (see Searcher.standIns). (Not yet "store a fact ...": "store" is a
 // word many tools hold, and a synonym-only match of "fact" scores below
@@ -55,6 +56,10 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "find gluten-free recipes", quiet: true},
 		// A question of quantity asks for a count, not for the *-many tools.
 		{intent: "how many documents are in the users collection", first: "mongodb/count"},
+		// An abbreviation finds what the tools spell out.
+		{intent: "merge the PR", top3: named("merge_pull_request"), never1: "supabase/merge_branch"},
+		{intent: "make a new dir", top3: named("create_directory")},
+		{intent: "list k8s pods", first: "kubernetes-mcp-server/pods_list"},
 		// The intent names where to look.
 		{intent: "show recent errors from sentry", server: "sentry"},
 		{intent: "get the status of my latest circleci pipeline", server: "circleci"},
@@ -91,6 +96,11 @@ func TestLaptopIntents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// named matches a result whose tool is named name, on any server.
+func named(name string) func(Result) bool {
+	return func(r Result) bool { return r.Name == name }
 }
 
 // fromServer matches a result of the named server.

@@ -77,7 +77,8 @@ func plainLower(run string) bool {
 }
 
 // queryWords returns the distinct words of an intent worth searching for,
-// in order: phrasal verbs joined (see joinPhrasal), stop words dropped,
+// in order: phrasal verbs joined (see joinPhrasal), abbreviations spelled
+// out (see spellOut), stop words dropped,
 // words over maxWordRunes dropped (no tool-domain word is that long; such
 // runs are pasted blobs), text in scripts written without spaces cut into
 // pieces, values cut out and the words their shapes imply added at the
@@ -94,7 +95,7 @@ func intentWords(r valueReading) []string {
 	pieces = pieces[:min(len(pieces), maxIntentPieces)]
 	seen := make(map[string]bool)
 	var out []string
-	for _, w := range slices.Concat(joinPhrasal(words(text)), pieces, r.hints) {
+	for _, w := range slices.Concat(spellOut(joinPhrasal(words(text))), pieces, r.hints) {
 		if seen[w] || stopWords[w] || utf8.RuneCountInString(w) > maxWordRunes {
 			continue
 		}

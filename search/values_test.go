@@ -31,7 +31,7 @@ func TestReadValues(t *testing.T) {
 		// Not values: tool names, command switches, words with slashes.
 		{"call weather.get and AclApi.add_mapping", []string{"call", "weather", "get", "acl", "api", "add", "mapping"}, nil},
 		{"use files/delete_file", []string{"files", "delete", "file"}, nil},
-		{"dir /s and/or grep", []string{"dir", "grep"}, nil},
+		{"dir /s and/or grep", []string{"dir", "directory", "grep"}, nil}, // dir spelled out (see abbreviations)
 		{"AbstractTransportSearchableSnapshotsAction.shardOperation", []string{"abstract", "transport", "searchable", "snapshots", "action", "shard", "operation"}, nil},
 	}
 	for _, tt := range tests {
