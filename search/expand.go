@@ -134,6 +134,7 @@ var synonymGroups = [][]string{
 	{"zip", "compress", "archive"},
 	{"free", "available", "availability"},
 	{"message", "post", "send"},
+	{"run", "execute", "exec"},
 	{"mail", "email"},
 	// What keeps facts for later, as the real catalogs say it: the memory
 	// server's "knowledge graph" of entities and observations, Azure's

@@ -44,6 +44,7 @@ func TestLaptopIntents(t *testing.T) {
 		never1 string // server/name that must not come first
 		quiet  bool   // no result at ConfidentAt
 		server string // the server every one of the top 3 comes from, if set
+		sure   string // server/name that must be among the results at ConfidentAt
 	}{
 		{intent: "read a text file", first: "filesystem/read_text_file"},
 		{intent: "remember that Alice works at Acme", never1: "filesystem/write_file"},
@@ -60,6 +61,8 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "merge the PR", top3: named("merge_pull_request"), never1: "supabase/merge_branch"},
 		{intent: "make a new dir", top3: named("create_directory")},
 		{intent: "list k8s pods", first: "kubernetes-mcp-server/pods_list"},
+		// "run" is what "execute" means.
+		{intent: "run a SQL query on my supabase project", sure: "supabase/execute_sql"},
 		// The intent names where to look.
 		{intent: "show recent errors from sentry", server: "sentry"},
 		{intent: "get the status of my latest circleci pipeline", server: "circleci"},
@@ -90,6 +93,11 @@ func TestLaptopIntents(t *testing.T) {
 			}
 			if tt.server != "" && slices.ContainsFunc(rs[:min(3, len(rs))], func(r Result) bool { return r.Server != tt.server }) {
 				t.Errorf("a top-3 tool is not %s's", tt.server)
+			}
+			if tt.sure != "" && !slices.ContainsFunc(rs, func(r Result) bool {
+				return r.Server+"/"+r.Name == tt.sure && r.Confidence >= ConfidentAt
+			}) {
+				t.Errorf("no %s at %v", tt.sure, ConfidentAt)
 			}
 			if tt.quiet && slices.ContainsFunc(rs, func(r Result) bool { return r.Confidence >= ConfidentAt }) {
 				t.Errorf("a card reaches %v", ConfidentAt)
