@@ -105,6 +105,9 @@ func (x *formIndex) mark(found []bool, w string) {
 			x.markForm(found, b)
 			x.buf = append(append(x.buf[:0], b...), 'e')
 			x.markBytes(found)
+			if u, ok := undoubled(b); ok {
+				x.markForm(found, u)
+			}
 		}
 	}
 }

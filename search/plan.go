@@ -232,7 +232,8 @@ func weakWords(weak, words []string) []string {
 }
 
 // stems returns shorter forms w may take without an English inflection
-// ending: meetings -> meeting, closing -> clos, close (see singulars).
+// ending: meetings -> meeting, closing -> clos, close, committed ->
+// committ, committe, commit (see singulars and undoubled).
 // formIndex.mark spells the same rules out without allocating, on the
 // search's hot path; TestFormIndexReadsAsWordSet holds the two together.
 func stems(w string) []string {
@@ -240,9 +241,28 @@ func stems(w string) []string {
 	for _, suf := range [...]string{"ing", "ed"} {
 		if b, ok := strings.CutSuffix(w, suf); ok && utf8.RuneCountInString(b) >= minTrigramRunes {
 			out = append(out, b, b+"e")
+			if u, ok := undoubled(b); ok {
+				out = append(out, u)
+			}
 		}
 	}
 	return out
+}
+
+// undoubled returns b without the last of the two consonants it ends in,
+// as English doubles one before -ed and -ing (committed, running:
+// commit, run), if the rest is a word of three letters or more. A double
+// l, s or z is the word's own (called, pressed, buzzing).
+func undoubled(b string) (string, bool) {
+	n := len(b)
+	if n < minTrigramRunes+1 || b[n-1] != b[n-2] {
+		return "", false
+	}
+	switch c := b[n-1]; {
+	case c < 'a' || c > 'z', strings.IndexByte("aeiouylsz", c) >= 0:
+		return "", false
+	}
+	return b[:n-1], true
 }
 
 // knownForm reports whether the vocabulary holds w or one of its stems:

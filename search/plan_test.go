@@ -100,3 +100,35 @@ func TestCorrectionsReachTheWordsLeg(t *testing.T) {
 		t.Errorf("words leg alone for %q = %v, want search_inbox first", "serach inbox", names(rs))
 	}
 }
+
+func TestUndoubled(t *testing.T) {
+	tests := []struct {
+		stem, want string
+	}{
+		{"committ", "commit"}, {"runn", "run"}, {"stopp", "stop"}, {"gett", "get"},
+		{"call", ""}, {"press", ""}, {"buzz", ""}, // the word's own double
+		{"add", ""},  // "ad" is too short to be the word
+		{"need", ""}, // vowels
+		{"list", ""},
+	}
+	for _, tt := range tests {
+		got, ok := undoubled(tt.stem)
+		if ok != (tt.want != "") || got != tt.want {
+			t.Errorf("undoubled(%q) = %q, %v; want %q", tt.stem, got, ok, tt.want)
+		}
+	}
+}
+
+// TestInflectionsAreNoTypos holds that a word whose stem the catalog
+// holds, a doubled consonant undone, is searched as written and never
+// "corrected" to another word ("committed" was read as "omitted").
+func TestInflectionsAreNoTypos(t *testing.T) {
+	s := laptopSearcher(t)
+	for _, intent := range []string{"who committed to main", "stop the running container", "show the stopped pods"} {
+		p := s.plan(context.Background(), intent)
+		p.awaitFixes()
+		if len(p.unknown) > 0 || len(p.fixes) > 0 {
+			t.Errorf("%q: unknown %q, corrected to %q", intent, p.unknown, p.fixes)
+		}
+	}
+}
