@@ -30,7 +30,7 @@ type valueReading struct {
 // formats maps a file extension to the words catalogs use for its format,
 // grown from the file types the descriptions of the real catalogs name
 // (testdata/catalogs): json, text, log, markdown, html, pdf, yaml, png,
-// docx, xml, csv, excel, images, audio, video, archives, sql.
+// docx, xml, csv, excel, images, audio, video, archives, sql, source code.
 var formats = map[string][]string{
 	"json": {"json"}, "jsonl": {"json"}, "ndjson": {"json"},
 	"txt": nil, "text": nil, "log": {"log"},
@@ -52,7 +52,21 @@ var formats = map[string][]string{
 	"rar": {"archive"},
 	"sql": {"sql"}, "db": {"database"}, "sqlite": {"sqlite", "database"},
 	"ipynb": {"notebook"},
+	// Source code: a path to one is a file; the language is a word the
+	// catalogs use for three of them (python, javascript, typescript).
+	// One-letter extensions (.c, .h) are left out: they end abbreviations
+	// (Washington, D.C.).
+	"py": {"python"}, "js": {"javascript"}, "mjs": {"javascript"}, "cjs": {"javascript"},
+	"jsx": {"javascript"}, "ts": {"typescript"}, "tsx": {"typescript"}, "mts": {"typescript"},
+	"go": nil, "rs": nil, "java": nil, "kt": nil, "rb": nil, "php": nil, "cs": nil,
+	"cpp": nil, "hpp": nil, "swift": nil, "scala": nil,
+	"sh": nil, "bash": nil, "ps1": nil, "css": nil, "scss": nil, "vue": nil,
 }
+
+// productEndings are extensions that also end product names written as
+// one word (Node.js, Next.js): such a name alone, without a folder, is
+// not a file.
+var productEndings = setOf("js")
 
 // topLevelDomains are the endings that make a dotted token a domain. A
 // tool name's dotted form (weather.get) ends in none of them.
@@ -156,7 +170,8 @@ func classify(tok string) (hints, weak []string, kind valueKind) {
 	}
 	if strings.Contains(tok, ".") && !strings.ContainsAny(tok, "/\\") {
 		ext := path.Ext(tok)
-		if format, known := formats[strings.ToLower(ext[1:])]; known && len(ext) < len(tok) {
+		e := strings.ToLower(ext[1:])
+		if format, known := formats[e]; known && len(ext) < len(tok) && !productEndings[e] {
 			return append([]string{"file"}, format...), words(strings.TrimSuffix(tok, ext)), fileValue
 		}
 		if isDomain(tok) {

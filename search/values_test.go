@@ -28,7 +28,14 @@ func TestReadValues(t *testing.T) {
 			[]string{"describe"}, nil},
 		{"revert commit 9fceb02d0ae598e95dc970b74767f19372d61af8", []string{"revert", "commit"}, nil},
 		{"get ticket 123e4567-e89b-12d3-a456-426614174000", []string{"get", "ticket"}, nil},
-		// Not values: tool names, command switches, words with slashes.
+		// Source files: their folders and stem are no topic.
+		{"who committed to src/main.go recently", []string{"committed", "recently", "file"}, []string{"src", "main"}},
+		{"lint app/index.ts", []string{"lint", "file", "typescript"}, []string{"app", "index"}},
+		{"fix the bug in server.py", []string{"fix", "bug", "file", "python"}, []string{"server"}},
+		// Not values: tool names, command switches, words with slashes,
+		// a product's name.
+		{"deploy a Next.js app", []string{"deploy", "next", "js", "app"}, nil},
+		{"the distance from Boston to Washington, D.C.", []string{"distance", "boston", "washington", "c"}, nil},
 		{"call weather.get and AclApi.add_mapping", []string{"call", "weather", "get", "acl", "api", "add", "mapping"}, nil},
 		{"use files/delete_file", []string{"files", "delete", "file"}, nil},
 		{"dir /s and/or grep", []string{"dir", "directory", "grep"}, nil}, // dir spelled out (see abbreviations)
