@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
 	"golang.org/x/sync/errgroup"
@@ -99,6 +100,34 @@ func spellOut(ws []string) []string {
 	}
 	return out
 }
+
+// compoundCandidates returns each pair of adjacent words of text joined
+// into one ("on call" -> oncall, "data source" -> datasource, "user
+// name" -> username): a catalog may write as one word what an intent
+// writes as two, and the words leg matches whole words only. The plan
+// keeps those the catalog holds. A pair of stop words ("to do"), a pair
+// with a number, a phrasal verb's pair (joined already) and a join under
+// minCompoundRunes runes are no candidates.
+func compoundCandidates(text string) []string {
+	ws := words(text)
+	var out []string
+	for i := 0; i+1 < len(ws); i++ {
+		a, b := ws[i], ws[i+1]
+		pair := [2]string{a, b}
+		_, phrasal := phrasalVerbs[pair]
+		_, question := questionPairs[pair]
+		j := a + b
+		if phrasal || question || (stopWords[a] && stopWords[b]) || isNumber(a) || isNumber(b) ||
+			stopWords[j] || utf8.RuneCountInString(j) < minCompoundRunes || slices.Contains(out, j) {
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// minCompoundRunes bounds the joined words compoundCandidates offers.
+const minCompoundRunes = 5
 
 // joined reports whether w is the joined form of a phrasal verb (a value
 // of phrasalVerbs). Such a word matches only itself: log_call is no match

@@ -187,3 +187,22 @@ func TestTypoCandidate(t *testing.T) {
 		}
 	}
 }
+
+func TestCompoundCandidates(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"who is on call now", []string{"oncall", "callnow"}}, // "who is": stop words
+		{"the grafana data source", []string{"thegrafana", "grafanadata", "datasource"}},
+		{"set the user-name", []string{"setthe", "theuser", "username"}},
+		{"what to do", nil},                      // stop words only
+		{"log in to page 2", []string{"topage"}}, // a phrasal pair, a number
+		{"a bc", nil},                            // under five runes
+	}
+	for _, tt := range tests {
+		if got := compoundCandidates(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("compoundCandidates(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

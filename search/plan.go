@@ -96,6 +96,8 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	for _, w := range syns {
 		asked = append(asked, strings.Fields(w)...) // a phrase's words
 	}
+	compounds := compoundCandidates(values.text)
+	asked = append(asked, compounds...)
 	docs, err := s.st.Terms(ctx, asked)
 	if err != nil {
 		s.logger.Warn("search: vocabulary lookup failed", "err", err)
@@ -104,6 +106,13 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		return p
 	}
 	p.docs = docs
+	// Two words the catalog writes as one join the intent as that word.
+	for _, c := range compounds {
+		if docs[c] > 0 && !slices.Contains(p.words, c) {
+			p.words = append(p.words, c)
+		}
+	}
+	p.meant = p.words
 	named := writtenAsNames(intent)
 	for _, w := range p.words {
 		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) && !isPiece(w) {
