@@ -164,6 +164,10 @@ var synonymGroups = [][]string{
 	{"free", "available", "availability"},
 	{"message", "post", "send"},
 	{"run", "execute", "exec"},
+	{"buy", "purchase"},
+	{"kill", "terminate"},
+	{"restart", "reboot"},
+	{"fail", "failure"},
 	{"mail", "email"},
 	// What keeps facts for later, as the real catalogs say it: the memory
 	// server's "knowledge graph" of entities and observations, Azure's

@@ -61,6 +61,8 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "merge the PR", top3: named("merge_pull_request"), never1: "supabase/merge_branch"},
 		{intent: "make a new dir", top3: named("create_directory")},
 		{intent: "list k8s pods", first: "kubernetes-mcp-server/pods_list"},
+		// The catalog's word for the action: Twilio "purchases" numbers.
+		{intent: "buy a phone number", first: "twilio/TwilioApiV2010--CreateIncomingPhoneNumber"},
 		// Two words the catalog writes as one.
 		{intent: "who is on call now", first: "grafana-all/get_current_oncall_users"},
 		// "run" is what "execute" means.
