@@ -47,7 +47,8 @@ const ConfidentAt = 0.5
 //
 // The tool's coverage is the share, by the same rarity, of the distinct
 // words of its name and description (stop words and numbers aside) that
-// match an intent word or its synonym (see synonyms.holds). (Counting
+// match an intent word or its synonym (see synonyms.holds), or, at
+// synonymCover, the correction of a typo. (Counting
 // the parameter names or enum values the intent holds among them made
 // more cards confident where the catalog lacks the tool asked for.)
 // Neither coverage alone tells a close match: a long request covers a
@@ -277,8 +278,11 @@ func (c confidenceScale) covered(ws []string, docs map[string]int) float64 {
 	for _, tw := range ws {
 		w := idf(c.n, docs[tw])
 		total += w
-		if c.syn.holds(c.words, tw) {
+		switch {
+		case c.syn.holds(c.words, tw):
 			hit += w
+		case slices.ContainsFunc(c.fixes, func(f string) bool { return f != "" && wordsMatch(tw, f) }):
+			hit += synonymCover * w // a typo's correction, as a synonym counts
 		}
 	}
 	if total == 0 {

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -83,5 +84,37 @@ func TestCalibration(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTypoConfidence holds that a misspelled intent keeps a good part of
+// the confidence its right spelling gives the same tool: the correction
+// counts as a synonym does (synonymCover, a half), in the tool's and the
+// name's coverage too ("scrennshot" gave take_screenshot 0.05, against
+// 0.92 for "screenshot").
+func TestTypoConfidence(t *testing.T) {
+	s := laptopSearcher(t)
+	for _, tt := range []struct{ typo, right string }{
+		{"scrennshot", "screenshot"},
+		{"serch issues", "search issues"},
+		{"take a scrennshot", "take a screenshot"},
+	} {
+		right, err := s.Search(context.Background(), tt.right, Query{Limit: 1})
+		if err != nil || len(right) == 0 {
+			t.Fatalf("%q: %v, %d results", tt.right, err, len(right))
+		}
+		typo, err := s.Search(context.Background(), tt.typo, Query{Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(typo, func(r Result) bool { return r.ToolID == right[0].ToolID })
+		if i < 0 {
+			t.Errorf("%q: %s/%s not found", tt.typo, right[0].Server, right[0].Name)
+			continue
+		}
+		t.Logf("%q %.2f, %q %.2f", tt.right, right[0].Confidence, tt.typo, typo[i].Confidence)
+		if typo[i].Confidence < 0.4*right[0].Confidence {
+			t.Errorf("%q: confidence %.2f, under 0.4 of %q's %.2f", tt.typo, typo[i].Confidence, tt.right, right[0].Confidence)
+		}
 	}
 }
