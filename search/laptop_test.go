@@ -63,6 +63,9 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "list k8s pods", first: "kubernetes-mcp-server/pods_list"},
 		// The catalog's word for the action: Twilio "purchases" numbers.
 		{intent: "buy a phone number", first: "twilio/TwilioApiV2010--CreateIncomingPhoneNumber"},
+		// A file named with nothing to do to it is to be read.
+		{intent: "what's in ~/projects/api/README.md", never1: "notion/API-retrieve-page-markdown",
+			top3: func(r Result) bool { return strings.HasPrefix(r.Name, "read") }},
 		// Two words the catalog writes as one.
 		{intent: "who is on call now", first: "grafana-all/get_current_oncall_users"},
 		// "run" is what "execute" means.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,7 +19,8 @@ import (
 // file's stem, a host's labels) are kept as weak words: the words leg's
 // low-weight query at most, never the boosts. An opaque blob or id
 // (base64, hex, a UUID) is dropped. A path that something is saved,
-// written or exported to adds "write".
+// written or exported to adds "write"; a file named with no word saying
+// what to do to it adds "read".
 
 // valueReading is what readValues finds in an intent.
 type valueReading struct {
@@ -99,10 +101,12 @@ func readValues(intent string) valueReading {
 	var text strings.Builder
 	fields := strings.Fields(intent)
 	writing, target := false, false
+	asked, file := false, false // a word outside values says what to do; a file is named
 	for _, f := range fields {
 		lead, tok, trail := trimToken(f)
 		hints, weak, kind := classify(tok)
 		if kind == notValue {
+			asked = asked || slices.ContainsFunc(words(tok), func(w string) bool { return !stopWords[w] })
 			lw := strings.ToLower(tok)
 			writing = writing || writeVerbs[lw]
 			target = lw == "to" || lw == "into" || lw == "as"
@@ -114,12 +118,18 @@ func readValues(intent string) valueReading {
 			hints = append(hints, "write")
 		}
 		target = false
+		file = file || kind == fileValue
 		r.hints = append(r.hints, hints...)
 		r.weak = append(r.weak, weak...)
 		text.WriteString(lead)
 		text.WriteString(" ")
 		text.WriteString(trail)
 		text.WriteByte(' ')
+	}
+	if file && !asked {
+		// A file named with nothing to do to it ("what's in notes.md?")
+		// is to be read.
+		r.hints = append(r.hints, "read")
 	}
 	r.text = text.String()
 	return r

@@ -28,6 +28,9 @@ func TestReadValues(t *testing.T) {
 			[]string{"describe"}, nil},
 		{"revert commit 9fceb02d0ae598e95dc970b74767f19372d61af8", []string{"revert", "commit"}, nil},
 		{"get ticket 123e4567-e89b-12d3-a456-426614174000", []string{"get", "ticket"}, nil},
+		// A file and nothing to do to it: read it.
+		{"what's in ~/projects/api/README.md?", []string{"file", "markdown", "read"}, []string{"projects", "api", "readme"}},
+		{"~/notes/todo.txt", []string{"file", "read"}, []string{"notes", "todo"}},
 		// Source files: their folders and stem are no topic.
 		{"who committed to src/main.go recently", []string{"committed", "recently", "file"}, []string{"src", "main"}},
 		{"lint app/index.ts", []string{"lint", "file", "typescript"}, []string{"app", "index"}},
