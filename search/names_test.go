@@ -85,7 +85,7 @@ func TestNamesServer(t *testing.T) {
 		{"sentry", "search_issues", []string{"search", "issues"}, false},
 	}
 	for _, tt := range tests {
-		if got := namesServer(tt.server, tt.tool, tt.intent); got != tt.want {
+		if got := namesServer(nameWords(tt.server), tt.tool, tt.intent); got != tt.want {
 			t.Errorf("namesServer(%q, %q, %q) = %v, want %v", tt.server, tt.tool, tt.intent, got, tt.want)
 		}
 	}

@@ -52,6 +52,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	}
 	forms := newFormIndex()
 	synSlots := forms.addSynonyms(syns, func(i int) bool { return weights[i] != 0 })
+	serverWords := make(map[string][]string) // each server's name words, split once
 	for i := range top {
 		t, ok := byID[top[i].id]
 		if !ok {
@@ -60,7 +61,12 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		if s.nameBoost > 0 {
 			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn)
 		}
-		if namesServer(t.Server, t.Name, p.words) {
+		sw, ok := serverWords[t.Server]
+		if !ok {
+			sw = nameWords(t.Server)
+			serverWords[t.Server] = sw
+		}
+		if namesServer(sw, t.Name, p.words) {
 			top[i].fused *= 1 + serverBoost
 		}
 		if s.descBoost > 0 {
@@ -78,12 +84,12 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 // sentry", "a contact in hubspot"): the user has said where to look.
 const serverBoost = 0.5
 
-// namesServer reports whether the intent's words hold a word of server's
-// name of three letters or more, other than the words every server name
-// may carry (mcp, server, all). A server whose name is its tool's name is
-// left to the name boost: naming it names the tool.
-func namesServer(server, tool string, intentWords []string) bool {
-	sw := nameWords(server)
+// namesServer reports whether the intent's words hold a word of a
+// server's name (its words sw) of three letters or more, other than the
+// words every server name may carry (mcp, server, all). A server whose
+// name is its tool's name is left to the name boost: naming it names the
+// tool.
+func namesServer(sw []string, tool string, intentWords []string) bool {
 	for _, w := range sw {
 		if utf8.RuneCountInString(w) < 3 || stopWords[w] || genericServerWords[w] || isNumber(w) {
 			continue
