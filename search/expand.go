@@ -65,9 +65,10 @@ func joinPhrasal(ws []string) []string {
 }
 
 // abbreviations are short forms developers write for words the real
-// catalogs (../shared/catalogs) spell out far more often: each long form
-// below is held by at least three times as many of their tools as its
-// short form ("pull request" 26 to "PR" 4, repository 71 to repo 1). A
+// catalogs (testdata/catalogs/laptop.jsonl.gz) spell out far more often:
+// each long form below is held by at least three times as many of their
+// tools as its short form ("pull request" 26 to "PR" 4, repository 71 to
+// repo 1). A
 // short form with more than one common meaning (docs, ts, temp, auth) or
 // one the catalogs use about as often as its long form (app, env, vm) is
 // left alone. The long form joins the intent after the short one: it is

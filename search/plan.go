@@ -112,7 +112,6 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 			p.words = append(p.words, c)
 		}
 	}
-	p.meant = p.words
 	named := writtenAsNames(intent)
 	for _, w := range p.words {
 		if !knownForm(w, docs) && utf8.RuneCountInString(w) >= minTrigramRunes && !isNumber(w) && !isPiece(w) {
