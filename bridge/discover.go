@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/schema"
 	"github.com/capbridge/capbridge/search"
+	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -91,8 +93,14 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		return b.discoveryFailed(err), nil
 	}
 	if len(ans.Matches) == 0 {
-		if down := b.unavailable(ctx, cfg); down != "" {
-			ans.Note += " " + down
+		servers, err := b.st.Servers(ctx)
+		if err != nil {
+			b.logger.Warn("discovery: listing servers failed", "err", err)
+		}
+		for _, line := range []string{b.unavailable(cfg, servers), searched(cfg, servers)} {
+			if line != "" {
+				ans.Note += " " + line
+			}
 		}
 	}
 	noteNoCloseMatch(&ans, results)
@@ -121,9 +129,9 @@ func Scope(cfg *config.File) func(server, tool string) bool {
 
 // unavailable says in one short line which configured servers a discovery
 // could not search and why: those still being indexed (a server that is
-// slow to start, or never answers) and those whose last listing failed.
-// "" when every server is available.
-func (b *Server) unavailable(ctx context.Context, cfg *config.File) string {
+// slow to start, or never answers) and those of servers (the stored ones)
+// whose last listing failed. "" when every server is available.
+func (b *Server) unavailable(cfg *config.File, servers []store.Server) string {
 	var parts []string
 	busy := b.indexer.busy()
 	for _, name := range busy {
@@ -131,21 +139,45 @@ func (b *Server) unavailable(ctx context.Context, cfg *config.File) string {
 			parts = append(parts, name+" (still starting)")
 		}
 	}
-	servers, err := b.st.Servers(ctx)
-	if err == nil {
-		for _, s := range servers {
-			c, ok := cfg.Servers[s.Name]
-			if !ok || c.Disabled || s.State != StateFailing || slices.Contains(busy, s.Name) {
-				continue
-			}
-			parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(s.LastError, 100)))
+	for _, s := range servers {
+		c, ok := cfg.Servers[s.Name]
+		if !ok || c.Disabled || s.State != StateFailing || slices.Contains(busy, s.Name) {
+			continue
 		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(s.LastError, 100)))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return sanitized("Unavailable servers: "+strings.Join(parts, "; ")+".", 400)
 }
+
+// searched says in one short line which of servers (the stored ones) a
+// discovery searched, so that a model asking what there is ("what tools
+// do you have?") learns where to look; "" when none has tools. At most
+// maxSearchedServers are named, those with most tools first.
+func searched(cfg *config.File, servers []store.Server) string {
+	servers = slices.DeleteFunc(slices.Clone(servers), func(s store.Server) bool {
+		c, ok := cfg.Servers[s.Name]
+		return !ok || c.Disabled || s.Tools-s.Held <= 0
+	})
+	if len(servers) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(servers, func(a, b store.Server) int { return cmp.Compare(b.Tools-b.Held, a.Tools-a.Held) })
+	var names []string
+	for _, s := range servers[:min(len(servers), maxSearchedServers)] {
+		names = append(names, s.Name)
+	}
+	line := "Searched servers: " + strings.Join(names, ", ")
+	if more := len(servers) - len(names); more > 0 {
+		line += fmt.Sprintf(" and %d more", more)
+	}
+	return sanitized(line+".", 400)
+}
+
+// maxSearchedServers bounds the servers an empty discovery names.
+const maxSearchedServers = 10
 
 // match is one ranked tool with what its card needs.
 type match struct {

@@ -11,8 +11,9 @@ import (
 // checks issue 16's answers end to end: an aliased input says which
 // provider field it is, a list whose records come both as JSON text and
 // inside structuredContent shows them once, a mask that names nothing
-// says so and lists the fields, and a tool that needs task augmentation
-// is never offered.
+// says so and lists the fields, a discovery that matches nothing names
+// the servers it searched, and a tool that needs task augmentation is
+// never offered.
 func TestServeAnswersSayWhatTheyAre(t *testing.T) {
 	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
 	catalog := `{"server":"tasks","name":"simulate-research-query","description":"Simulates a deep research query as a long-running task.","inputSchema":{"type":"object","properties":{"topic":{"type":"string"}}},"execution":{"taskSupport":"required"}}
@@ -66,6 +67,14 @@ func TestServeAnswersSayWhatTheyAre(t *testing.T) {
 		text := resultText(res)
 		if !strings.Contains(text, "no field matched") || !strings.Contains(text, "subject") || strings.Contains(text, "{}") {
 			t.Errorf("a mask naming nothing answered:\n%s", text)
+		}
+	})
+
+	t.Run("nothing matched", func(t *testing.T) {
+		res, _ := callBridge(t, cs, "discover_capability", map[string]any{"intent": "what tools do you have?"})
+		text := resultText(res)
+		if !strings.Contains(text, "No tool matched") || !strings.Contains(text, "Searched servers: helpdesk, tasks.") {
+			t.Errorf("a discovery that matched nothing does not name the servers searched:\n%s", text)
 		}
 	})
 
