@@ -14,7 +14,8 @@ const clauseWeight = 0.25
 // relative reports whether w opens a relative clause ("a customer who
 // can't log in"): what follows describes a noun of the intent, it is not
 // the action asked for. "that" is left out: it as often opens the
-// request's content ("note that I spoke to the client").
+// request's content ("note that I spoke to the client": see
+// contentClause).
 func relative(w string) bool {
 	switch strings.ToLower(w) {
 	case "who", "whose", "which":
@@ -62,4 +63,31 @@ func relativeClause(intent string) (start, end int) {
 		}
 	}
 	return -1, -1
+}
+
+// contentVerbs keep or pass on what follows them: after one, a "that"
+// clause is the content to keep or say ("remember that Alice works at
+// Acme", "note that the deploy moved"), not the topic of the request, as
+// it is after a verb of checking ("check that the pods are running").
+var contentVerbs = setOf("remember", "memorize", "memorise", "note", "record", "log", "say", "tell", "mention")
+
+// contentClause returns the verb and the query words of the content
+// clause of an intent that opens with a content verb and "that" (see
+// contentVerbs), or "" and nil.
+func contentClause(intent string) (verb string, content map[string]bool) {
+	ws := words(intent)
+	if len(ws) > 0 && ws[0] == "please" {
+		ws = ws[1:]
+	}
+	if len(ws) < 3 || !contentVerbs[ws[0]] || ws[1] != "that" {
+		return "", nil
+	}
+	_, rest, _ := strings.Cut(strings.ToLower(intent), " that ")
+	content = make(map[string]bool)
+	for _, w := range queryWords(rest) {
+		if w != ws[0] {
+			content[w] = true
+		}
+	}
+	return ws[0], content
 }

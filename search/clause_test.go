@@ -30,3 +30,23 @@ func TestTrailingWords(t *testing.T) {
 		})
 	}
 }
+
+func TestContentClause(t *testing.T) {
+	tests := []struct {
+		intent, verb string
+		content      []string
+	}{
+		{"remember that Alice works at Acme", "remember", []string{"acme", "alice", "works"}},
+		{"Please note that the deploy moved to Friday", "note", []string{"deploy", "friday", "moved"}},
+		{"check that the pods are running", "", nil}, // checking: the clause is the topic
+		{"remember this", "", nil},
+		{"the note that Alice wrote", "", nil}, // not a request opening with the verb
+	}
+	for _, tt := range tests {
+		verb, content := contentClause(tt.intent)
+		got := slices.Sorted(maps.Keys(content))
+		if verb != tt.verb || !slices.Equal(got, tt.content) {
+			t.Errorf("contentClause(%q) = %q, %q; want %q, %q", tt.intent, verb, got, tt.verb, tt.content)
+		}
+	}
+}

@@ -32,9 +32,11 @@ func laptopSearcher(t *testing.T) *Searcher {
 // finds a count, and an abbreviation finds the tools that spell it out
 // (see abbreviations). A first word no tool
 // describes ("remember") finds the memory server's tools by its synonyms
-// (see Searcher.standIns). (Not yet "store a fact ...": "store" is a
-// word many tools hold, and a synonym-only match of "fact" scores below
-// any tool holding one of the intent's own words.)
+// (see Searcher.standIns), and the content after "remember that" or
+// "note that" is not searched as the topic (see contentClause). (Not yet
+// "store a fact ...": "store" is a word many tools hold, and a
+// synonym-only match of "fact" scores below any tool holding one of the
+// intent's own words.)
 func TestLaptopIntents(t *testing.T) {
 	s := laptopSearcher(t)
 	tests := []struct {
@@ -49,6 +51,10 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "read a text file", first: "filesystem/read_text_file"},
 		{intent: "remember that Alice works at Acme", never1: "filesystem/write_file"},
 		{intent: "remember that Alice works at Acme", never1: "chrome-devtools/fill_form"},
+		// What follows "remember that" is what to keep, not the topic: an
+		// "Alice" in write_file's example is no match.
+		{intent: "remember that Alice works at Acme", never1: "desktop-commander/write_file"},
+		{intent: "note that Alice works at Acme", top3: fromServer("memory")},
 		{intent: "store a fact about a person", never1: "filesystem/write_file"},
 		// An action no tool describes is searched by its synonyms.
 		{intent: "remember that Alice works at Acme", top3: fromServer("memory")},

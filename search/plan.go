@@ -83,6 +83,16 @@ const (
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	values := readValues(intent)
 	p := &plan{intent: intent, words: intentWords(values), trailing: trailingWords(intent)}
+	// A content clause ("remember that Alice works at Acme") is no topic:
+	// its words weigh as a trailing clause's, and are searched as weak
+	// words only.
+	verb, content := contentClause(intent)
+	for w := range content {
+		if p.trailing == nil {
+			p.trailing = make(map[string]bool)
+		}
+		p.trailing[w] = true
+	}
 	p.meant = p.words
 	if len(p.words) == 0 {
 		return p
@@ -126,10 +136,17 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	// piece of every tool): it is not searched.
 	kept := withinBudget(slices.DeleteFunc(slices.Clone(p.words), func(w string) bool {
 		_, known := docs[w]
-		return !known && isPiece(w)
+		return !known && isPiece(w) || content[w]
 	}), docs, budget)
 	p.kept = kept
 	stand := s.standIns(ctx, p.words, docs, named)
+	if verb != "" && stand == nil {
+		// The verb is all the request asks: its synonyms stand beside it.
+		stand = heldSynonyms(s.syn.of(verb), p.words, docs)
+	}
+	for w := range content {
+		syns = append(syns, w) // the content is searched as weak words
+	}
 	p.wordsExpr = orQuery(append(slices.Clone(kept), stand...))
 	syns = slices.DeleteFunc(syns, func(w string) bool { return slices.Contains(stand, w) })
 	p.meant = p.words
@@ -198,6 +215,12 @@ func (s *Searcher) standIns(ctx context.Context, ws []string, docs map[string]in
 	if described {
 		return nil
 	}
+	return heldSynonyms(syns, ws, docs)
+}
+
+// heldSynonyms returns the synonyms in syns that the catalog holds and ws
+// does not.
+func heldSynonyms(syns, ws []string, docs map[string]int) []string {
 	var out []string
 	for _, o := range syns {
 		if heldSynonymDocs(o, docs) > 0 && !slices.Contains(ws, o) {
