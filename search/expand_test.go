@@ -73,9 +73,19 @@ func TestCoverage(t *testing.T) {
 		{"calculate_area", []string{"calc", "areas"}, 1},
 	}
 	for _, tt := range tests {
-		if got := nameCoverage(tt.name, tt.intent, syn); got != tt.want {
+		// Names compared alone: every word weighs the same.
+		if got := nameCoverage(tt.name, tt.intent, syn, nil, 1); got != tt.want {
 			t.Errorf("nameCoverage(%q, %q) = %v, want %v", tt.name, tt.intent, got, tt.want)
 		}
+	}
+	// Among 20 names of one family, the words all of them hold weigh
+	// little: "create service" covers most of CreateService's name, and
+	// little of CreateRateLimit's.
+	family := map[string]int{"twilio": 20, "verify": 20, "v2": 20, "create": 10, "service": 2, "rate": 1, "limit": 1}
+	service := nameCoverage("TwilioVerifyV2--CreateService", []string{"create", "verify", "service"}, syn, family, 20)
+	rate := nameCoverage("TwilioVerifyV2--CreateRateLimit", []string{"create", "verify", "service"}, syn, family, 20)
+	if service < 0.7 || rate > 0.3 {
+		t.Errorf("nameCoverage in a family: CreateService %.2f (want >= 0.7), CreateRateLimit %.2f (want <= 0.3)", service, rate)
 	}
 	doc := store.Doc{Name: "create ticket", Desc: "Open a new support ticket (a case) for a customer."}
 	descTests := []struct {

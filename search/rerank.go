@@ -17,9 +17,11 @@ import (
 //	(1 + NameBoost * nameCoverage) * (1 + DescBoost * descCoverage)
 //
 // nameCoverage in [0, 1] is the share of the tool's name words (stop words
-// aside) that the intent holds: among near-duplicate tools (find_recipe,
-// recipe_finder.find, get_vegan_recipe) it prefers the one whose whole
-// name the intent spells out. descCoverage in [0, 1] is the share, by
+// aside), by their rarity among the candidates' names, that the intent
+// holds: among near-duplicate tools (find_recipe, recipe_finder.find,
+// get_vegan_recipe) it prefers the one whose whole name the intent spells
+// out, and among a family (TwilioTrunkingV1--ListPhoneNumber,
+// ...--CreatePhoneNumber) the one whose telling words it does. descCoverage in [0, 1] is the share, by
 // rarity, of the intent's words that the tool's name and own description
 // hold: BM25 divides by the whole text's length, so a tool described in
 // one clear sentence but with many documented parameters loses to a terse
@@ -53,13 +55,21 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	forms := newFormIndex()
 	synSlots := forms.addSynonyms(syns, func(i int) bool { return weights[i] != 0 })
 	serverWords := make(map[string][]string) // each server's name words, split once
+	nameDocs := make(map[string]int)         // how many of top's names hold each word
+	for _, c := range top {
+		if t, ok := byID[c.id]; ok {
+			for _, w := range distinctWords(t.Name) {
+				nameDocs[w]++
+			}
+		}
+	}
 	for i := range top {
 		t, ok := byID[top[i].id]
 		if !ok {
 			continue
 		}
 		if s.nameBoost > 0 {
-			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn)
+			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn, nameDocs, len(top))
 		}
 		sw, ok := serverWords[t.Server]
 		if !ok {
@@ -189,30 +199,6 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64, forms *f
 	return hit / total
 }
 
-// nameCoverage is the share of name's words (stop words aside) that match
-// a word of the intent: equal, or sharing a prefix of at least three runes
-// that spans the shorter word or five runes (info/information,
-// calc/calculate, find/finder), or a synonym of it (create_ticket for
-// "open a case").
-func nameCoverage(name string, intentWords []string, syn synonyms) float64 {
-	seen := make(map[string]bool)
-	total, hit := 0, 0
-	for _, nw := range nameWords(name) {
-		if stopWords[nw] || seen[nw] {
-			continue
-		}
-		seen[nw] = true
-		total++
-		if syn.holds(intentWords, nw) {
-			hit++
-		}
-	}
-	if total == 0 {
-		return 0
-	}
-	return float64(hit) / float64(total)
-}
-
 // holds reports whether the intent's words hold w: one of them matches it
 // (see wordsMatch) or is a synonym of it.
 func (s synonyms) holds(intentWords []string, w string) bool {
@@ -238,4 +224,27 @@ func wordsMatch(a, b string) bool {
 		x, y = x[sx:], y[sy:]
 	}
 	return n >= 3 && !joined(a) && !joined(b)
+}
+
+// nameCoverage is the share of name's distinct words (stop words and
+// numbers aside) that match an intent word (equal, or sharing a prefix:
+// info/information, calc/calculate; see wordsMatch) or its synonym
+// (create_ticket for "open a case"; see synonyms.holds), each weighed by how rare it is among the n names
+// compared (docs counts the names holding each word): ln(1 + n/docs). A
+// word every candidate's name holds (a server's prefix: twilio, v2010; a
+// family's verb: calculate) tells little; a word few hold tells which
+// tool it is.
+func nameCoverage(name string, intentWords []string, syn synonyms, docs map[string]int, n int) float64 {
+	var total, hit float64
+	for _, nw := range distinctWords(name) {
+		w := math.Log(1 + float64(max(n, 1))/float64(max(docs[nw], 1)))
+		total += w
+		if syn.holds(intentWords, nw) {
+			hit += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return hit / total
 }
