@@ -74,7 +74,7 @@ func TestCoverage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		// Names compared alone: every word weighs the same.
-		if got := nameCoverage(tt.name, tt.intent, syn, nil, 1); got != tt.want {
+		if got := nameCoverage(nameTerms(tt.name), tt.intent, syn, nil, 1); got != tt.want {
 			t.Errorf("nameCoverage(%q, %q) = %v, want %v", tt.name, tt.intent, got, tt.want)
 		}
 	}
@@ -82,8 +82,8 @@ func TestCoverage(t *testing.T) {
 	// little: "create service" covers most of CreateService's name, and
 	// little of CreateRateLimit's.
 	family := map[string]int{"twilio": 20, "verify": 20, "v2": 20, "create": 10, "service": 2, "rate": 1, "limit": 1}
-	service := nameCoverage("TwilioVerifyV2--CreateService", []string{"create", "verify", "service"}, syn, family, 20)
-	rate := nameCoverage("TwilioVerifyV2--CreateRateLimit", []string{"create", "verify", "service"}, syn, family, 20)
+	service := nameCoverage(nameTerms("TwilioVerifyV2--CreateService"), []string{"create", "verify", "service"}, syn, family, 20)
+	rate := nameCoverage(nameTerms("TwilioVerifyV2--CreateRateLimit"), []string{"create", "verify", "service"}, syn, family, 20)
 	if service < 0.7 || rate > 0.3 {
 		t.Errorf("nameCoverage in a family: CreateService %.2f (want >= 0.7), CreateRateLimit %.2f (want <= 0.3)", service, rate)
 	}

@@ -55,10 +55,13 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 	forms := newFormIndex()
 	synSlots := forms.addSynonyms(syns, func(i int) bool { return weights[i] != 0 })
 	serverWords := make(map[string][]string) // each server's name words, split once
-	nameDocs := make(map[string]int)         // how many of top's names hold each word
-	for _, c := range top {
+	// Each candidate's name words, and how many of the names hold each.
+	names := make([][]string, len(top))
+	nameDocs := make(map[string]int)
+	for i, c := range top {
 		if t, ok := byID[c.id]; ok {
-			for _, w := range distinctWords(t.Name) {
+			names[i] = nameTerms(t.Name)
+			for _, w := range names[i] {
 				nameDocs[w]++
 			}
 		}
@@ -69,7 +72,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 			continue
 		}
 		if s.nameBoost > 0 {
-			top[i].fused *= 1 + s.nameBoost*nameCoverage(t.Name, p.meant, s.syn, nameDocs, len(top))
+			top[i].fused *= 1 + s.nameBoost*nameCoverage(names[i], p.meant, s.syn, nameDocs, len(top))
 		}
 		sw, ok := serverWords[t.Server]
 		if !ok {
@@ -226,17 +229,17 @@ func wordsMatch(a, b string) bool {
 	return n >= 3 && !joined(a) && !joined(b)
 }
 
-// nameCoverage is the share of name's distinct words (stop words and
-// numbers aside) that match an intent word (equal, or sharing a prefix:
-// info/information, calc/calculate; see wordsMatch) or its synonym
-// (create_ticket for "open a case"; see synonyms.holds), each weighed by how rare it is among the n names
-// compared (docs counts the names holding each word): ln(1 + n/docs). A
-// word every candidate's name holds (a server's prefix: twilio, v2010; a
-// family's verb: calculate) tells little; a word few hold tells which
-// tool it is.
-func nameCoverage(name string, intentWords []string, syn synonyms, docs map[string]int, n int) float64 {
+// nameCoverage is the share of a name's words (see nameTerms) that
+// match an intent word (equal, or sharing a prefix: info/information,
+// calc/calculate; see wordsMatch) or its synonym (create_ticket for "open
+// a case"; see synonyms.holds), each weighed by how rare it is among the
+// n names compared (docs counts the names holding each word): ln(1 +
+// n/docs). A word every candidate's name holds (a server's prefix:
+// twilio, v2010; a family's verb: calculate) tells little; a word few
+// hold tells which tool it is.
+func nameCoverage(name []string, intentWords []string, syn synonyms, docs map[string]int, n int) float64 {
 	var total, hit float64
-	for _, nw := range distinctWords(name) {
+	for _, nw := range name {
 		w := math.Log(1 + float64(max(n, 1))/float64(max(docs[nw], 1)))
 		total += w
 		if syn.holds(intentWords, nw) {
@@ -247,4 +250,18 @@ func nameCoverage(name string, intentWords []string, syn synonyms, docs map[stri
 		return 0
 	}
 	return hit / total
+}
+
+// nameTerms returns the distinct words of a tool's name, stop words and
+// numbers aside: distinctWords for a text of a few words, deduplicated
+// without a map.
+func nameTerms(name string) []string {
+	ws := nameWords(name)
+	out := ws[:0]
+	for _, w := range ws {
+		if !stopWords[w] && !isNumber(w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
