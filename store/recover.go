@@ -124,14 +124,15 @@ func isCorrupt(err error) bool {
 // Two processes may find the same damaged file at once: one moves it aside
 // and creates the new catalog while the other's attempt fails on the file
 // changing under it, or on the new catalog's files while they are made
-// (an I/O error: its -wal or -shm file went away under it). Such an
-// attempt is retried, for up to about a second.
+// (an I/O error: its -wal or -shm file went away under it), or on
+// connections that found the new catalog not yet made (errUnsettled).
+// Such an attempt is retried, for up to about a second.
 func OpenChecked(ctx context.Context, path string, opts *Options) (*Store, string, error) {
 	for wait := 50 * time.Millisecond; ; wait *= 2 {
 		before, _ := os.Stat(path)
 		st, moved, err := openChecked(ctx, path, opts)
 		after, _ := os.Stat(path)
-		if err == nil || wait > 500*time.Millisecond || (sameFile(before, after) && !isIOError(err)) {
+		if err == nil || wait > 500*time.Millisecond || (sameFile(before, after) && !isIOError(err) && !errors.Is(err, errUnsettled)) {
 			return st, moved, err
 		}
 		select {
@@ -205,7 +206,7 @@ func recoverDamaged(ctx context.Context, path string, checked os.FileInfo, err e
 func openSettled(ctx context.Context, path string, opts *Options) (*Store, error) {
 	for wait := 20 * time.Millisecond; ; wait *= 2 {
 		st, err := Open(ctx, path, opts)
-		if err == nil || wait > 500*time.Millisecond || !(isCorrupt(err) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrLocked)) {
+		if err == nil || wait > 500*time.Millisecond || !(isCorrupt(err) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrLocked) || errors.Is(err, errUnsettled)) {
 			return st, err
 		}
 		select {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -121,5 +122,26 @@ func TestOpenChecked(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPoolFindsUnmadeCatalog holds openPool's last check: connections that
+// open a file without this build's schema (another process put a new
+// catalog in place of a damaged one, and has not made it yet) fail the
+// open with errUnsettled, which OpenChecked retries, instead of serving
+// from a file whose tables do not exist.
+func TestPoolFindsUnmadeCatalog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "catalog.db")
+	db, err := sql.Open("sqlite", dsn(path, DefaultBusyTimeout, false, pageMemory{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("PRAGMA journal_mode = WAL"); err != nil {
+		t.Fatal(err)
+	}
+	s := &Store{path: path, db: db}
+	if err := s.openPool(context.Background()); !errors.Is(err, errUnsettled) {
+		t.Fatalf("openPool on a catalog not yet made: %v, want errUnsettled", err)
 	}
 }

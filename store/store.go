@@ -19,6 +19,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -162,6 +163,12 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 // would open whatever is at the path then: after the file was deleted
 // under a running serve, a new, empty database, whose missing tables failed
 // searches that the open connections would have answered.
+//
+// Each connection must find the schema this build writes. One that does
+// not opened another file than the one checked and migrated: another
+// process moved a damaged catalog aside and put a new one in its place
+// meanwhile, not yet made (see OpenChecked). That is errUnsettled, and the
+// open is tried again.
 func (s *Store) openPool(ctx context.Context) error {
 	conns := make([]*sql.Conn, 0, maxConns)
 	defer func() {
@@ -171,16 +178,27 @@ func (s *Store) openPool(ctx context.Context) error {
 	}()
 	for range maxConns {
 		c, err := s.db.Conn(ctx)
+		var version int
 		if err == nil {
-			err = c.PingContext(ctx)
+			err = c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
 		}
 		if err != nil {
+			if c != nil {
+				c.Close()
+			}
 			return s.wrap("opening catalog "+s.path, err)
 		}
 		conns = append(conns, c)
+		if version < schemaVersion {
+			return fmt.Errorf("opening catalog %s: %w", s.path, errUnsettled)
+		}
 	}
 	return nil
 }
+
+// errUnsettled means a connection found the catalog at the path changed
+// under the open: another process is creating it.
+var errUnsettled = errors.New("the catalog is being replaced by another process")
 
 // Close closes the database.
 func (s *Store) Close() error {
