@@ -68,10 +68,9 @@ func joinPhrasal(ws []string) []string {
 // catalogs (testdata/catalogs/laptop.jsonl.gz) spell out far more often:
 // each long form below is held by at least three times as many of their
 // tools as its short form ("pull request" 26 to "PR" 4, repository 71 to
-// repo 1). A
-// short form with more than one common meaning (docs, ts, temp, auth) or
-// one the catalogs use about as often as its long form (app, env, vm) is
-// left alone. The long form joins the intent after the short one: it is
+// repo 1). A short form with more than one common meaning (docs, ts,
+// temp, auth) or one the catalogs use about as often as its long form
+// (app, env, vm) is left alone. The long form joins the intent after the short one: it is
 // what most tools say, at full weight, in every leg. The short form
 // stays for the tools that write it (clone_repo); confidence weighs only
 // the long form, which a tool's short form covers as a synonym where the

@@ -144,8 +144,10 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		// The verb is all the request asks: its synonyms stand beside it.
 		stand = heldSynonyms(s.syn.of(verb), p.words, docs)
 	}
-	for w := range content {
-		syns = append(syns, w) // the content is searched as weak words
+	for _, w := range p.words {
+		if content[w] {
+			syns = append(syns, w) // the content is searched as weak words, in order
+		}
 	}
 	p.wordsExpr = orQuery(append(slices.Clone(kept), stand...))
 	syns = slices.DeleteFunc(syns, func(w string) bool { return slices.Contains(stand, w) })
