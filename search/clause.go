@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -71,6 +72,9 @@ func relativeClause(intent string) (start, end int) {
 // it is after a verb of checking ("check that the pods are running").
 var contentVerbs = setOf("remember", "memorize", "memorise", "note", "record", "log", "say", "tell", "mention")
 
+// thatWord finds the word "that", in any case.
+var thatWord = regexp.MustCompile(`(?i)\bthat\b`)
+
 // contentClause returns the verb and the query words of the content
 // clause of an intent that opens with a content verb and "that" (see
 // contentVerbs), or "" and nil.
@@ -82,9 +86,15 @@ func contentClause(intent string) (verb string, content map[string]bool) {
 	if len(ws) < 3 || !contentVerbs[ws[0]] || ws[1] != "that" {
 		return "", nil
 	}
-	_, rest, _ := strings.Cut(strings.ToLower(intent), " that ")
+	// The first "that" is the one after the verb. The clause is read as
+	// written: lower-cased first, "myProject" would be one word, where
+	// the intent's words hold "my" and "project".
+	loc := thatWord.FindStringIndex(intent)
+	if loc == nil {
+		return "", nil
+	}
 	content = make(map[string]bool)
-	for _, w := range queryWords(rest) {
+	for _, w := range queryWords(intent[loc[1]:]) {
 		if w != ws[0] {
 			content[w] = true
 		}

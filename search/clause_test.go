@@ -41,6 +41,7 @@ func TestContentClause(t *testing.T) {
 		{"check that the pods are running", "", nil}, // checking: the clause is the topic
 		{"remember this", "", nil},
 		{"the note that Alice wrote", "", nil}, // not a request opening with the verb
+		{"Remember That myProject uses Go", "remember", []string{"go", "project", "uses"}}, // humps split as written
 	}
 	for _, tt := range tests {
 		verb, content := contentClause(tt.intent)
