@@ -48,12 +48,7 @@ func joinPhrasal(ws []string) []string {
 	out := make([]string, 0, len(ws))
 	for i := 0; i < len(ws); i++ {
 		if i+1 < len(ws) {
-			pair := [2]string{ws[i], ws[i+1]}
-			j, ok := phrasalVerbs[pair]
-			if !ok {
-				j, ok = questionPairs[pair]
-			}
-			if ok {
+			if j, ok := pairWord(ws[i], ws[i+1]); ok {
 				out = append(out, j)
 				i++
 				continue
@@ -62,6 +57,17 @@ func joinPhrasal(ws []string) []string {
 		out = append(out, ws[i])
 	}
 	return out
+}
+
+// pairWord returns the one word a phrasal verb's or a question's two
+// words stand for (see phrasalVerbs and questionPairs).
+func pairWord(a, b string) (string, bool) {
+	pair := [2]string{a, b}
+	if j, ok := phrasalVerbs[pair]; ok {
+		return j, true
+	}
+	j, ok := questionPairs[pair]
+	return j, ok
 }
 
 // abbreviations are short forms developers write for words the real
@@ -113,11 +119,9 @@ func compoundCandidates(text string) []string {
 	var out []string
 	for i := 0; i+1 < len(ws); i++ {
 		a, b := ws[i], ws[i+1]
-		pair := [2]string{a, b}
-		_, phrasal := phrasalVerbs[pair]
-		_, question := questionPairs[pair]
+		_, paired := pairWord(a, b)
 		j := a + b
-		if phrasal || question || (stopWords[a] && stopWords[b]) || isNumber(a) || isNumber(b) ||
+		if paired || (stopWords[a] && stopWords[b]) || isNumber(a) || isNumber(b) ||
 			stopWords[j] || utf8.RuneCountInString(j) < minCompoundRunes || slices.Contains(out, j) {
 			continue
 		}
