@@ -210,10 +210,11 @@ func (s synonyms) holds(intentWords []string, w string) bool {
 }
 
 // wordsMatch reports whether a and b are one word for the boosts: equal,
-// or sharing a prefix of at least three runes that spans the shorter word
-// or five runes. A joined phrasal verb (login) matches only itself.
+// one the other's plural (ads/ad, logins/login), or sharing a prefix of
+// at least three runes that spans the shorter word or five runes. A
+// joined phrasal verb (login) matches no other word by prefix (log).
 func wordsMatch(a, b string) bool {
-	if a == b {
+	if a == b || pluralOf(a, b) || pluralOf(b, a) {
 		return true
 	}
 	// Compare the first min(runes(a), runes(b), 5) runes; at least 3.
@@ -227,6 +228,11 @@ func wordsMatch(a, b string) bool {
 		x, y = x[sx:], y[sy:]
 	}
 	return n >= 3 && !joined(a) && !joined(b)
+}
+
+// pluralOf reports whether plural is w with an English plural ending.
+func pluralOf(w, plural string) bool {
+	return slices.Contains(singulars(plural), w)
 }
 
 // nameCoverage is the share of a name's words (see nameTerms) that
