@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
@@ -172,8 +173,19 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64, forms *f
 	if left == 0 {
 		return hit / total
 	}
+	// A text word matches an intent word only if it starts with the same
+	// rune: an ASCII one tells most text words apart before lowering them.
+	var starts [utf8.RuneSelf]bool
+	for _, w := range intentWords {
+		if w != "" && w[0] < utf8.RuneSelf {
+			starts[w[0]] = true
+		}
+	}
 	for _, text := range [...]string{d.Name, d.Desc} {
 		for tok := range strings.FieldsFuncSeq(text, notAlnum) {
+			if c := tok[0]; c < utf8.RuneSelf && !starts[unicode.ToLower(rune(c))] {
+				continue
+			}
 			tok = strings.ToLower(tok) // allocates only for a word with capitals
 			for i, w := range intentWords {
 				if !covered[i] && wordsMatch(w, tok) {
