@@ -30,8 +30,7 @@ var (
 // it, see Document) says the tool is deprecated. It reads the
 // description, never the name.
 func deprecated(desc string) bool {
-	lower := strings.ToLower(desc)
-	if !strings.Contains(lower, "deprecated") && !strings.Contains(lower, "instead") {
+	if !containsFold(desc, "deprecated") && !containsFold(desc, "instead") {
 		return false
 	}
 	for _, sent := range sentences(desc) {
@@ -43,6 +42,28 @@ func deprecated(desc string) bool {
 			return true
 		}
 		if strings.HasPrefix(l, "use") && strings.HasSuffix(l, "instead") && useInstead.MatchString(sent) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds lower, an ASCII lower-case word,
+// in any case, without lowering a copy of s: most descriptions hold
+// neither word, and this runs on every ranked candidate.
+func containsFold(s, lower string) bool {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for ; j < len(lower); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == len(lower) {
 			return true
 		}
 	}

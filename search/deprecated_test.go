@@ -25,3 +25,22 @@ func TestDeprecated(t *testing.T) {
 		}
 	}
 }
+
+func TestContainsFold(t *testing.T) {
+	tests := []struct {
+		s, lower string
+		want     bool
+	}{
+		{"DEPRECATED: use x", "deprecated", true},
+		{"This tool is Deprecated.", "deprecated", true},
+		{"Use read_text_file Instead", "instead", true},
+		{"deprecate", "deprecated", false},
+		{"", "instead", false},
+		{"inst ead", "instead", false},
+	}
+	for _, tt := range tests {
+		if got := containsFold(tt.s, tt.lower); got != tt.want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", tt.s, tt.lower, got, tt.want)
+		}
+	}
+}
