@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // formIndex answers, in one pass over a text's words, which of a few
 // wanted words the text holds, as a wordSet of the text would: a wanted
@@ -15,6 +18,11 @@ type formIndex struct {
 	slots map[string][]int // a form -> the slots it marks
 	n     int              // slots in all
 	buf   []byte           // scratch for stems that add a letter
+	// starts marks the ASCII bytes some form starts with: a text word
+	// and its stems start alike (but for the word "ies", whose "y" is no
+	// stem), so a word starting with another ASCII byte marks nothing
+	// and is not looked up.
+	starts [utf8.RuneSelf]bool
 }
 
 // newFormIndex returns an empty index.
@@ -29,6 +37,9 @@ func (x *formIndex) slot() int {
 // add makes form mark slot.
 func (x *formIndex) add(form string, slot int) {
 	x.slots[form] = append(x.slots[form], slot)
+	if form != "" && form[0] < utf8.RuneSelf {
+		x.starts[form[0]] = true
+	}
 }
 
 // addForms makes w and each of its stems mark slot.
@@ -78,6 +89,9 @@ func (x *formIndex) scan(found []bool, texts ...string) {
 		for run := range strings.FieldsFuncSeq(t, notAlnum) {
 			parts = appendHumps(parts[:0], run)
 			for _, w := range parts {
+				if w != "" && w[0] < utf8.RuneSelf && !x.starts[w[0]] {
+					continue
+				}
 				x.mark(found, w)
 			}
 		}
