@@ -242,9 +242,21 @@ func wordsMatch(a, b string) bool {
 	return n >= 3 && !joined(a) && !joined(b)
 }
 
-// pluralOf reports whether plural is w with an English plural ending.
+// pluralOf reports whether plural is w with an English plural ending
+// (w is one of singulars(plural)), allocating nothing: it runs for every
+// pair of a candidate's words and the intent's.
 func pluralOf(w, plural string) bool {
-	return slices.Contains(singulars(plural), w)
+	switch len(plural) - len(w) {
+	case 1:
+		return plural[len(w)] == 's' && strings.HasPrefix(plural, w)
+	case 2:
+		if strings.HasSuffix(plural, "ies") && strings.HasSuffix(w, "y") &&
+			plural[:len(w)-1] == w[:len(w)-1] {
+			return true
+		}
+		return strings.HasSuffix(plural, "es") && strings.HasPrefix(plural, w)
+	}
+	return false
 }
 
 // nameCoverage is the share of a name's words (see nameTerms) that

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestWordsMatch(t *testing.T) {
 	tests := []struct {
@@ -22,6 +25,20 @@ func TestWordsMatch(t *testing.T) {
 	for _, tt := range tests {
 		if got := wordsMatch(tt.a, tt.b); got != tt.want {
 			t.Errorf("wordsMatch(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestPluralOf holds pluralOf to singulars, which it reads without
+// allocating.
+func TestPluralOf(t *testing.T) {
+	words := []string{"", "s", "y", "es", "ies", "ad", "ads", "adses", "policy", "policies", "policys",
+		"box", "boxes", "boxs", "bus", "buses", "login", "logins", "query", "queries", "quer", "querie", "querys"}
+	for _, w := range words {
+		for _, p := range words {
+			if got, want := pluralOf(w, p), slices.Contains(singulars(p), w); got != want {
+				t.Errorf("pluralOf(%q, %q) = %v, singulars says %v", w, p, got, want)
+			}
 		}
 	}
 }
