@@ -2,6 +2,7 @@ package search
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -30,7 +31,7 @@ var (
 // it, see Document) says the tool is deprecated. It reads the
 // description, never the name.
 func deprecated(desc string) bool {
-	if !containsFold(desc, "deprecated") && !containsFold(desc, "instead") {
+	if !mentions(desc, "deprecated", "Deprecated", "DEPRECATED") && !mentions(desc, "instead", "Instead", "INSTEAD") {
 		return false
 	}
 	for _, sent := range sentences(desc) {
@@ -48,26 +49,12 @@ func deprecated(desc string) bool {
 	return false
 }
 
-// containsFold reports whether s holds lower, an ASCII lower-case word,
-// in any case, without lowering a copy of s: most descriptions hold
-// neither word, and this runs on every ranked candidate.
-func containsFold(s, lower string) bool {
-	for i := 0; i+len(lower) <= len(s); i++ {
-		j := 0
-		for ; j < len(lower); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lower[j] {
-				break
-			}
-		}
-		if j == len(lower) {
-			return true
-		}
-	}
-	return false
+// mentions reports whether text holds one of forms, a word as
+// descriptions write it (lower-case, capitalized, in capitals). Cheaper
+// than lowering a copy of each ranked candidate's description, which
+// most of the time holds none.
+func mentions(text string, forms ...string) bool {
+	return slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(text, f) })
 }
 
 // sentences splits text at sentence ends (! ? ; : a line break, or a
