@@ -86,7 +86,7 @@ func (x *formIndex) scan(found []bool, texts ...string) {
 	}
 	var parts []string
 	for _, t := range texts {
-		for run := range strings.FieldsFuncSeq(t, notAlnum) {
+		for run := range alnumRunSeq(t) {
 			parts = appendHumps(parts[:0], run)
 			for _, w := range parts {
 				if w != "" && w[0] < utf8.RuneSelf && !x.starts[w[0]] {

@@ -182,7 +182,7 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64, forms *f
 		}
 	}
 	for _, text := range [...]string{d.Name, d.Desc} {
-		for tok := range strings.FieldsFuncSeq(text, notAlnum) {
+		for tok := range alnumRunSeq(text) {
 			if c := tok[0]; c < utf8.RuneSelf && !starts[unicode.ToLower(rune(c))] {
 				continue
 			}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -27,7 +28,40 @@ func nameWords(name string) []string { return words(name) }
 
 // alnumRuns returns the maximal runs of letters and digits in s.
 func alnumRuns(s string) []string {
-	return strings.FieldsFunc(s, notAlnum)
+	return slices.Collect(alnumRunSeq(s))
+}
+
+// alnumRunSeq yields the maximal runs of letters and digits in s, as
+// strings.FieldsFuncSeq(s, notAlnum) does, reading an ASCII byte without
+// decoding it: it runs over every word of every ranked tool's text.
+func alnumRunSeq(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i < len(s); {
+			c, n := s[i], 1
+			var in bool
+			if c < utf8.RuneSelf {
+				in = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+			} else {
+				var r rune
+				r, n = utf8.DecodeRuneInString(s[i:])
+				in = !notAlnum(r)
+			}
+			switch {
+			case in && start < 0:
+				start = i
+			case !in && start >= 0:
+				if !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			}
+			i += n
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
 }
 
 // notAlnum reports whether r is neither a letter nor a digit.

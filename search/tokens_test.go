@@ -48,6 +48,19 @@ func FuzzHumps(f *testing.F) {
 	})
 }
 
+// FuzzAlnumRuns holds alnumRunSeq to strings.FieldsFunc with notAlnum,
+// whose runs it reads faster.
+func FuzzAlnumRuns(f *testing.F) {
+	for _, s := range []string{"get_user ID", "  a-b  ", "ÉtatCivil,x", "日本語 text", "\xff\xfeab", "", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := alnumRuns(s), strings.FieldsFunc(s, notAlnum); !slices.Equal(got, want) {
+			t.Fatalf("alnumRuns(%q) = %q, strings.FieldsFunc = %q", s, got, want)
+		}
+	})
+}
+
 // humpsByRunes is the reference reading of a run: copied to runes, split
 // where appendHumps splits, each part lower-cased.
 func humpsByRunes(run string) []string {
