@@ -1,9 +1,6 @@
 package search
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // formIndex answers, in one pass over a text's words, which of a few
 // wanted words the text holds, as a wordSet of the text would: a wanted
@@ -18,11 +15,10 @@ type formIndex struct {
 	slots map[string][]int // a form -> the slots it marks
 	n     int              // slots in all
 	buf   []byte           // scratch for stems that add a letter
-	// starts marks the ASCII bytes some form starts with: a text word
-	// and its stems start alike (but for the word "ies", whose "y" is no
-	// stem), so a word starting with another ASCII byte marks nothing
-	// and is not looked up.
-	starts [utf8.RuneSelf]bool
+	// starts holds the forms' first bytes: a text word and its stems
+	// start alike (but for the word "ies", whose "y" is no stem), so a
+	// word that starts otherwise marks nothing and is not looked up.
+	starts initials
 }
 
 // newFormIndex returns an empty index.
@@ -37,9 +33,7 @@ func (x *formIndex) slot() int {
 // add makes form mark slot.
 func (x *formIndex) add(form string, slot int) {
 	x.slots[form] = append(x.slots[form], slot)
-	if form != "" && form[0] < utf8.RuneSelf {
-		x.starts[form[0]] = true
-	}
+	x.starts.add(form)
 }
 
 // addForms makes w and each of its stems mark slot.
@@ -89,7 +83,7 @@ func (x *formIndex) scan(found []bool, texts ...string) {
 		for run := range alnumRunSeq(t) {
 			parts = appendHumps(parts[:0], run)
 			for _, w := range parts {
-				if w != "" && w[0] < utf8.RuneSelf && !x.starts[w[0]] {
+				if !x.starts.may(w) {
 					continue
 				}
 				x.mark(found, w)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/store"
@@ -173,18 +172,14 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64, forms *f
 	if left == 0 {
 		return hit / total
 	}
-	// A text word matches an intent word only if it starts with the same
-	// rune: an ASCII one tells most text words apart before lowering them.
-	var starts [utf8.RuneSelf]bool
+	var starts initials
 	for _, w := range intentWords {
-		if w != "" && w[0] < utf8.RuneSelf {
-			starts[w[0]] = true
-		}
+		starts.add(w)
 	}
 	for _, text := range [...]string{d.Name, d.Desc} {
 		for tok := range alnumRunSeq(text) {
-			if c := tok[0]; c < utf8.RuneSelf && !starts[unicode.ToLower(rune(c))] {
-				continue
+			if !starts.may(tok) {
+				continue // no intent word starts like it
 			}
 			tok = strings.ToLower(tok) // allocates only for a word with capitals
 			for i, w := range intentWords {

@@ -64,6 +64,28 @@ func alnumRunSeq(s string) iter.Seq[string] {
 	}
 }
 
+// initials marks the ASCII bytes that a few wanted words start with. A
+// text word matches a wanted word (as it is, or a stem or plural of it)
+// only if it starts like it: a text word starting with another ASCII
+// byte needs no closer look, and most of a tool's words are let go so.
+type initials [utf8.RuneSelf]bool
+
+// add marks the first byte of w, if ASCII.
+func (in *initials) add(w string) {
+	if w != "" && w[0] < utf8.RuneSelf {
+		in[w[0]] = true
+	}
+}
+
+// may reports whether text word w, in any case, may start like one of
+// the wanted words.
+func (in *initials) may(w string) bool {
+	if w == "" || w[0] >= utf8.RuneSelf {
+		return true
+	}
+	return in[unicode.ToLower(rune(w[0]))]
+}
+
 // notAlnum reports whether r is neither a letter nor a digit.
 func notAlnum(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)

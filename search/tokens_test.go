@@ -80,3 +80,20 @@ func humpsByRunes(run string) []string {
 	}
 	return append(out, strings.ToLower(string(rs[start:])))
 }
+
+func TestInitials(t *testing.T) {
+	var in initials
+	for _, w := range []string{"file", "état", ""} {
+		in.add(w)
+	}
+	for w, want := range map[string]bool{
+		"files": true, "Files": true, "FILE": true, // any case
+		"read": false, "Read": false, "42": false,
+		"étude": true, "Éclair": true, // not ASCII: always a closer look
+		"": true,
+	} {
+		if got := in.may(w); got != want {
+			t.Errorf("may(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
