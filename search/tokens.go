@@ -26,9 +26,21 @@ func words(text string) []string {
 // camelCase humps: "AclApi.add_mapping" -> acl api add mapping.
 func nameWords(name string) []string { return words(name) }
 
-// alnumRuns returns the maximal runs of letters and digits in s.
+// alnumRuns returns the maximal runs of letters and digits in s, in a
+// slice made once: they are counted first, as strings.FieldsFunc does.
 func alnumRuns(s string) []string {
-	return slices.Collect(alnumRunSeq(s))
+	n := 0
+	for range alnumRunSeq(s) {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for run := range alnumRunSeq(s) {
+		out = append(out, run)
+	}
+	return out
 }
 
 // alnumRunSeq yields the maximal runs of letters and digits in s, as
