@@ -27,24 +27,55 @@ var (
 	useInstead        = regexp.MustCompile("(?i)^use\\s+[`'\"]?[A-Za-z0-9_.:/-]*[_.:/-][A-Za-z0-9_.:/-]*[`'\"]?\\s+instead$")
 )
 
-// deprecated reports whether a tool's description (the text indexed for
-// it, see Document) says the tool is deprecated. It reads the
+// retirement is what a tool's description retires (see retired).
+type retirement int
+
+const (
+	notRetired    retirement = iota
+	toolRetired              // the tool: "DEPRECATED: Use read_text_file instead"
+	serverRetired            // its whole server: "This MCP server is deprecated"
+)
+
+// retired reads whether a tool's description (the text indexed for it,
+// see Document) says the tool is deprecated, and whether the sentence
+// that says so is about its server: a server's own deprecation is
+// written into each of its tools, and ranks them all alike. It reads the
 // description, never the name.
-func deprecated(desc string) bool {
+func retired(desc string) retirement {
 	if !mentions(desc, "deprecated", "Deprecated", "DEPRECATED") && !mentions(desc, "instead", "Instead", "INSTEAD") {
-		return false
+		return notRetired
 	}
+	found := notRetired
 	for _, sent := range sentences(desc) {
 		// Each pattern needs a word the sentence must hold: test that
 		// first, so most sentences never reach a regular expression
 		// (this runs on every ranked candidate of every search).
 		l := strings.ToLower(sent)
 		if strings.Contains(l, "deprecated") && (deprecatedOpening.MatchString(sent) || deprecatedState.MatchString(sent)) {
-			return true
+			if !strings.Contains(l, "server") {
+				return toolRetired
+			}
+			found = serverRetired
 		}
 		if strings.HasPrefix(l, "use") && strings.HasSuffix(l, "instead") && useInstead.MatchString(sent) {
-			return true
+			return toolRetired
 		}
+	}
+	return found
+}
+
+// demoted reports whether a tool with description desc ranks, and counts
+// in confidence, as deprecated (deprecatedRank) for an intent that names
+// its server or not: a retired tool always; a tool of a retired server
+// unless the intent names the server. The user has then chosen it, and
+// its tools are all retired alike ("rerun the failed circleci job" is
+// for CircleCI's tools, whatever GitHub offers).
+func demoted(desc string, namesItsServer bool) bool {
+	switch retired(desc) {
+	case toolRetired:
+		return true
+	case serverRetired:
+		return !namesItsServer
 	}
 	return false
 }

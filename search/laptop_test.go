@@ -79,6 +79,8 @@ func TestLaptopIntents(t *testing.T) {
 		// The intent names where to look.
 		{intent: "show recent errors from sentry", server: "sentry"},
 		{intent: "get the status of my latest circleci pipeline", server: "circleci"},
+		// CircleCI's server says it is deprecated in every tool: named, it is still chosen.
+		{intent: "rerun the failed circleci job", first: "circleci/rerun_workflow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.intent, func(t *testing.T) {

@@ -79,13 +79,14 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 			sw = nameWords(t.Server)
 			serverWords[t.Server] = sw
 		}
-		if namesServer(sw, t.Name, p.words) {
+		named := namesServer(sw, t.Name, p.words)
+		if named {
 			top[i].fused *= 1 + serverBoost
 		}
 		if s.descBoost > 0 {
 			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights, forms, synSlots)
 		}
-		if deprecated(t.Doc.Desc) {
+		if demoted(t.Doc.Desc, named) {
 			top[i].fused *= deprecatedRank
 		}
 	}

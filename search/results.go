@@ -55,7 +55,7 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 		r.Tool = t
 		if !r.Exact {
 			r.Confidence = scale.of(t.Name, t.Doc, textWords[t.ID], docs)
-			if deprecated(t.Doc.Desc) {
+			if demoted(t.Doc.Desc, namesServer(nameWords(t.Server), t.Name, scale.words)) {
 				// It sends the caller elsewhere: no close match.
 				r.Confidence *= deprecatedRank
 			}
