@@ -71,6 +71,24 @@ func TestBenchQuick(t *testing.T) {
 			t.Errorf("no row %q in the table", w.prefix)
 		}
 	}
+	// The memory targets the table prints are held: serve answering from
+	// its stored catalog once grew 11 MiB past its target (a lure detector
+	// compiled for a one-line note) with nothing failing.
+	targets := []struct {
+		measure string
+		mib     float64
+	}{
+		{"index 5,000 tools", bench.IndexRSSTargetMiB},
+		{"serve peak RSS, 5,000 tools", bench.ServeRSSTargetMiB},
+		{"serve peak RSS, 5,000 tools, after a first run", bench.ServeRunRSSTargetMiB},
+	}
+	for _, tt := range targets {
+		for _, r := range rep.Rows {
+			if (r.Measure == tt.measure || strings.HasPrefix(r.Measure, tt.measure+" (")) && r.Figures["peak_rss_mib"] > tt.mib {
+				t.Errorf("%s: peak RSS %.1f MiB, over the %.0f MiB target", r.Measure, r.Figures["peak_rss_mib"], tt.mib)
+			}
+		}
+	}
 }
 
 // TestBenchSoakShort runs a few seconds of the soak (CAPBRIDGE_SOAK=10m
