@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/capbridge/capbridge/bridge/config"
@@ -159,8 +158,8 @@ func (b *Server) unavailable(cfg *config.File, servers []store.Server) string {
 // maxSearchedServers are named, those with most tools first.
 //
 // The names are the user's config's, as trusted as the commands it runs:
-// the line is kept printable and short, but the lure detector does not
-// read it. Compiling the detector raised serve's peak RSS over 5,000
+// each is made safe to show as a card's provider is (schema.SanitizeName),
+// but the lure detector does not read them. Compiling the detector raised serve's peak RSS over 5,000
 // stored tools from 54 to 66 MiB (capbridge bench), a cost that serve
 // answering from its stored catalog is not to pay (see schema's poison).
 func searched(cfg *config.File, servers []store.Server) string {
@@ -174,25 +173,13 @@ func searched(cfg *config.File, servers []store.Server) string {
 	slices.SortStableFunc(servers, func(a, b store.Server) int { return cmp.Compare(b.Tools-b.Held, a.Tools-a.Held) })
 	var names []string
 	for _, s := range servers[:min(len(servers), maxSearchedServers)] {
-		names = append(names, s.Name)
+		names = append(names, schema.SanitizeName(s.Name, schema.MaxNameChars))
 	}
 	line := "Searched servers: " + strings.Join(names, ", ")
 	if more := len(servers) - len(names); more > 0 {
 		line += fmt.Sprintf(" and %d more", more)
 	}
-	return printableLine(line+".", 400)
-}
-
-// printableLine is s with each rune that is not printable (line breaks and
-// other controls, bidirectional overrides, zero-width marks) replaced by a
-// space, cut to at most max runes.
-func printableLine(s string, max int) string {
-	return cutRunes(strings.Map(func(r rune) rune {
-		if unicode.IsPrint(r) {
-			return r
-		}
-		return ' '
-	}, s), max)
+	return cutRunes(line+".", 400)
 }
 
 // maxSearchedServers bounds the servers an empty discovery names.

@@ -33,8 +33,8 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 		shownName = withheldName
 	}
 	card := Card{
-		Name:     sanitizeName(shownName, MaxNameChars),
-		Provider: sanitizeName(server, MaxNameChars),
+		Name:     SanitizeName(shownName, MaxNameChars),
+		Provider: SanitizeName(server, MaxNameChars),
 		Risk:     riskOf(tool.get("annotations")),
 		Complete: true,
 	}

@@ -267,9 +267,9 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-// sanitizeName makes a tool name safe to show: control and format characters
+// SanitizeName makes a tool or server name safe to show: control and format characters
 // removed, whitespace collapsed, at most maxChars characters.
-func sanitizeName(s string, maxChars int) string {
+func SanitizeName(s string, maxChars int) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case unicode.IsControl(r) || unicode.IsSpace(r):

@@ -83,13 +83,13 @@ func (r Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d tools, %d flagged (%.1f%%), %d refused\n", r.Tools, len(r.Flagged), 100*r.Share(), len(r.Refused))
 	for _, t := range r.Flagged {
-		fmt.Fprintf(&b, "flagged %s/%s\n", t.Server, sanitizeName(t.Name, MaxNameChars))
+		fmt.Fprintf(&b, "flagged %s/%s\n", t.Server, SanitizeName(t.Name, MaxNameChars))
 		for _, f := range t.Flags {
 			fmt.Fprintf(&b, "  %s in %s: %q\n", f.Rule, f.Field, f.Span)
 		}
 	}
 	for _, ref := range r.Refused {
-		fmt.Fprintf(&b, "refused %s/%s: %s\n", ref.Server, sanitizeName(ref.Tool, MaxNameChars), ref.Reason)
+		fmt.Fprintf(&b, "refused %s/%s: %s\n", ref.Server, SanitizeName(ref.Tool, MaxNameChars), ref.Reason)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
