@@ -31,7 +31,8 @@ const ReasonListedTwice = "listed twice with different definitions"
 func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t *Tool)) (refused []Refusal) {
 	memo := detectMemo{}
 	var held map[string]bool
-	if shared := sharedNames(raws); len(shared) > 0 {
+	shared, repeated := readListing(raws)
+	if len(shared) > 0 {
 		carries := func(raw json.RawMessage) bool {
 			for _, name := range namesOf(raw) {
 				if shared[name] {
@@ -40,13 +41,13 @@ func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t 
 			}
 			return false
 		}
-		_, twice := sweep(server, raws, memo, carries, nil, nil)
+		_, twice := sweep(server, raws, memo, repeated, carries, nil, nil)
 		held = make(map[string]bool, len(twice))
 		for _, name := range twice {
 			held[name] = true
 		}
 	}
-	refused, twice := sweep(server, raws, memo, nil, held, keep)
+	refused, twice := sweep(server, raws, memo, repeated, nil, held, keep)
 	for _, name := range twice {
 		refused = append(refused, Refusal{Tool: name, Reason: ReasonListedTwice})
 	}
@@ -58,7 +59,7 @@ func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t 
 // (when not nil) unless its name is held. It returns the refusals made on
 // the way and, in listing order, the names of kept tools that are listed
 // twice: another copy has a different definition or was refused.
-func sweep(server string, raws []json.RawMessage, memo detectMemo, pick func(json.RawMessage) bool, held map[string]bool, keep func(int, *Tool)) (refused []Refusal, twice []string) {
+func sweep(server string, raws []json.RawMessage, memo detectMemo, repeated repeatedSentences, pick func(json.RawMessage) bool, held map[string]bool, keep func(int, *Tool)) (refused []Refusal, twice []string) {
 	kept := make(map[string]string)        // name -> definition hash of the copy kept
 	var order []string                     // kept names in listing order
 	copies := make(map[string][]string)    // name -> definition hashes listed after the first
@@ -90,7 +91,7 @@ func sweep(server string, raws []json.RawMessage, memo detectMemo, pick func(jso
 			refuse(Refusal{Tool: guessName(raw), Reason: fmt.Sprintf("catalog is over the %s limit from this tool on", sizeOf(MaxCatalogBytes))})
 			continue
 		}
-		tool, err := normalize(server, raw, memo)
+		tool, err := normalize(server, raw, memo, repeated)
 		if err != nil {
 			refuse(refusalOf(raw, err))
 			continue
@@ -117,13 +118,16 @@ func sweep(server string, raws []json.RawMessage, memo detectMemo, pick func(jso
 	return refused, twice
 }
 
-// sharedNames returns the names more than one raw tool may carry, by any
-// reading a refusal or a kept tool could take its name from.
-func sharedNames(raws []json.RawMessage) map[string]bool {
+// readListing is NormalizeCatalog's first pass: it returns the names more
+// than one raw tool may carry, by any reading a refusal or a kept tool
+// could take its name from, and the sentences most of the tools'
+// descriptions repeat (see repeatedSentences).
+func readListing(raws []json.RawMessage) (shared map[string]bool, repeated repeatedSentences) {
 	carriers := make(map[string]int, len(raws))
-	var shared map[string]bool
+	var sentences sentenceCounter
 	for _, raw := range raws {
-		for _, name := range namesOf(raw) {
+		tree := parsedTool(raw)
+		for _, name := range namesIn(raw, tree) {
 			carriers[name]++
 			if carriers[name] == 2 {
 				if shared == nil {
@@ -132,21 +136,35 @@ func sharedNames(raws []json.RawMessage) map[string]bool {
 				shared[name] = true
 			}
 		}
+		sentences.add(tree.get("description").str())
 	}
-	return shared
+	return shared, sentences.repeated()
+}
+
+// parsedTool is raw's tree when raw is a JSON object within the
+// limits, else nil.
+func parsedTool(raw json.RawMessage) *node {
+	if len(raw) > MaxCatalogBytes {
+		return nil
+	}
+	tree, err := parseTree(raw, maxTreeDepth)
+	if err != nil || tree.kind != kindObject {
+		return nil
+	}
+	return tree
 }
 
 // namesOf returns the names a refusal or a tool made from raw may carry:
 // the lenient guess and the name the tool's own parser reads, when they
 // are not empty (once when they agree).
 func namesOf(raw json.RawMessage) []string {
+	return namesIn(raw, parsedTool(raw))
+}
+
+// namesIn is namesOf with raw's tree (see parsedTool) at hand.
+func namesIn(raw json.RawMessage, tree *node) []string {
 	guess := guessName(raw)
-	parsed := ""
-	if len(raw) <= MaxCatalogBytes {
-		if tree, err := parseTree(raw, maxTreeDepth); err == nil && tree.kind == kindObject {
-			parsed = tree.get("name").str()
-		}
-	}
+	parsed := tree.get("name").str()
 	switch {
 	case guess == parsed || parsed == "":
 		if guess == "" {

@@ -44,7 +44,11 @@
 // Prose. Descriptions are cut to [MaxProseChars] before anything else, then
 // [Sanitize]d to the card budget (280 characters of summary, 80 per input);
 // what is left out is counted in [Record.ProseCut]. A description made only
-// of lures gives a summary built from the tool name ("create ticket").
+// of lures gives a summary built from the tool name ("create ticket"). In a
+// catalog of four tools or more, a sentence that at least half its tools
+// (and three or more) repeat word for word is about the server, not the
+// tool: [NormalizeCatalog] leaves it out of the summaries, unless it is all
+// a tool says, and [Tool.Described] hands it to the search text apart.
 //
 // Cards. Inputs are listed required first, then optional, each in schema
 // order, at most [MaxCardInputs]. A card is complete unless a required input

@@ -30,9 +30,11 @@ type Refusal struct {
 
 // normalize turns one tool object, exactly as tools/list sends it, into its
 // exact Record and its Card, with the detector's memo of one catalog (may be
-// nil). A tool over a limit, or one that cannot be called safely, returns a
-// *RefusalError. normalize never panics.
-func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, error) {
+// nil) and the sentences its catalog repeats (may be nil: see
+// repeatedSentences), which the card leaves out. A tool over a limit, or
+// one that cannot be called safely, returns a *RefusalError. normalize
+// never panics.
+func normalize(server string, raw json.RawMessage, memo detectMemo, repeated repeatedSentences) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
 		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
 	}
@@ -68,7 +70,8 @@ func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, erro
 	title, description := tool.get("title").str(), tool.get("description").str()
 	scan := poison().detectTool(tool, memo)
 	cutter := newSpanCutter(scan)
-	kept := truncateRunes(cutter.cut(description), MaxProseChars)
+	own, shared := repeated.split(description)
+	kept := truncateRunes(cutter.cut(own), MaxProseChars)
 	s := shape{}
 	if input.kind == kindObject {
 		s = readShape(input)
@@ -92,7 +95,7 @@ func normalize(server string, raw json.RawMessage, memo detectMemo) (*Tool, erro
 	if a := tool.get("annotations"); a != nil && a.kind == kindObject {
 		rec.Annotations = a.appendCanonical(nil)
 	}
-	return &Tool{Record: rec, Card: card, Definition: def, cut: cutter}, nil
+	return &Tool{Record: rec, Card: card, Definition: def, cut: cutter, own: own, repeated: shared}, nil
 }
 
 // emptyObjectSchema stands in for a tool that sends no inputSchema: it takes

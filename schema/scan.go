@@ -57,7 +57,7 @@ func ScanCatalog(r io.Reader) (Report, error) {
 			return rep, fmt.Errorf("reading catalog tool %d: %w", n, err)
 		}
 		rep.Tools++
-		tool, err := normalize(server, raw, memo)
+		tool, err := normalize(server, raw, memo, nil)
 		if err != nil {
 			rep.Refused = append(rep.Refused, ScanRefusal{Server: server, Refusal: refusalOf(raw, err)})
 			continue

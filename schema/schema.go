@@ -88,6 +88,22 @@ type Tool struct {
 	Definition []byte
 
 	cut *spanCutter // what the detector flagged and read; nil for a Tool not made by Normalize
+	// own is the description less the sentences its catalog repeats,
+	// repeated those sentences, one a line ("" when none: see
+	// repeatedSentences).
+	own, repeated string
+}
+
+// Described returns what the tool's description says of the tool itself:
+// the description less the sentences most tools of its catalog repeat
+// word for word (see NormalizeCatalog), and those sentences, one a line.
+// A tool normalized alone, or whose catalog repeats nothing of it,
+// returns its whole description and "".
+func (t *Tool) Described() (own, repeated string) {
+	if t.repeated == "" {
+		return t.Record.Description, ""
+	}
+	return t.own, t.repeated
 }
 
 // Prose sanitizes provider prose of this tool for search text, which no

@@ -16,20 +16,26 @@ import (
 //     dots and slashes), then the raw name;
 //   - Desc: the title and the provider description, sanitized and cut to
 //     [schema.MaxProseChars] characters (the full description, not the card summary),
-//     less its short quoted spans (see quotedSpans);
+//     less its short quoted spans (see quotedSpans) and the sentences its
+//     server repeats in most of its tools (see [schema.Tool.Described]);
 //   - Params: top-level parameter names and the names one level below them
 //     (object properties and array item properties), split into words;
 //   - ParamDescs: the descriptions of those parameters, sanitized, then the
-//     description's short quoted spans (sanitized with it);
+//     description's short quoted spans (sanitized with it) and the
+//     sentences its server repeats: they say what the server is, at that
+//     column's lower weight;
 //   - Enums: their enum values.
 func Document(t *schema.Tool) store.Doc {
 	rec := &t.Record
-	desc := rec.Description
+	desc, repeated := t.Described()
 	if rec.Title != "" && !strings.Contains(desc, rec.Title) {
 		desc = rec.Title + ". " + desc
 	}
 	p := paramText(rec.InputSchema)
 	desc, quoted := quotedSpans(sanitize(t, desc))
+	if repeated != "" {
+		quoted = append(quoted, sanitize(t, repeated))
+	}
 	return store.Doc{
 		Name:       strings.Join(append(nameWords(rec.Name), rec.Name), " "),
 		Desc:       desc,

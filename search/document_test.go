@@ -1,8 +1,14 @@
 package search
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/store"
 )
 
 func TestQuotedSpans(t *testing.T) {
@@ -28,5 +34,32 @@ func TestQuotedSpans(t *testing.T) {
 				t.Errorf("quotedSpans(%q) = %q, %q; want %q, %q", tt.desc, rest, quoted, tt.rest, tt.quoted)
 			}
 		})
+	}
+}
+
+// TestDocumentRepeatedSentences: a sentence most tools of a server repeat
+// leaves the description column for the parameter descriptions' lower
+// weight; a tool normalized alone keeps its description whole.
+func TestDocumentRepeatedSentences(t *testing.T) {
+	const shared = "Acme - Api: This is the public Acme REST API."
+	var raws []json.RawMessage
+	for _, what := range []string{"Create a call", "Delete a queue", "Fetch a recording", "List the numbers"} {
+		raws = append(raws, json.RawMessage(fmt.Sprintf(`{"name":%q,"description":%q,"inputSchema":{"type":"object"}}`,
+			strings.ReplaceAll(what, " ", "_"), shared+" "+what+".")))
+	}
+	var docs []store.Doc
+	schema.NormalizeCatalog("acme", raws, func(_ int, tool *schema.Tool) { docs = append(docs, Document(tool)) })
+	if len(docs) != len(raws) {
+		t.Fatalf("%d documents from %d tools", len(docs), len(raws))
+	}
+	for _, d := range docs {
+		if strings.Contains(d.Desc, "REST") || !strings.Contains(d.ParamDescs, shared) {
+			t.Errorf("desc %q, param descs %q: want the shared sentence in the second only", d.Desc, d.ParamDescs)
+		}
+	}
+	var alone []store.Doc
+	schema.NormalizeCatalog("acme", raws[:1], func(_ int, tool *schema.Tool) { alone = append(alone, Document(tool)) })
+	if len(alone) != 1 || !strings.Contains(alone[0].Desc, shared) {
+		t.Errorf("alone: %+v, want the description whole", alone)
 	}
 }

@@ -16,7 +16,9 @@ import (
 //   - 3: older schema drafts are indexed, not refused; tools that need task
 //     augmentation are refused; aliased inputs name their provider name;
 //     CJK and Thai pieces, quoted spans as values (the search text).
-const listingVersion = "capbridge-listing-3"
+//   - 4: the sentences most of a server's tools repeat leave the cards and
+//     the search text's description (schema.Tool.Described).
+const listingVersion = "capbridge-listing-4"
 
 // ListingDigest identifies a server's catalog exactly as listed: SHA-256
 // over listingVersion and each raw tool object's bytes, in order, each

@@ -1,0 +1,142 @@
+package schema
+
+import "strings"
+
+// A sentence that most of a server's tools repeat word for word in their
+// descriptions ("Twilio - Api: This is the public Twilio REST API.", "Only
+// works within allowed directories.", "Error Responses: 400: Bad
+// request") says what the server is, or how all its tools behave, not
+// what one of them does. It fills each card with words that tell the
+// tools apart from nothing, and its words are found in every tool of the
+// server by any intent that holds one ("make" in Twilio's "the account
+// used to make the request", "paths" in every desktop command).
+// NormalizeCatalog takes such sentences out of the cards' summaries and
+// hands them to the search text apart ([Tool.Described]); the record
+// keeps the whole description, and the definition its hash covers is the
+// one listed.
+const (
+	// minRepeatTools is the smallest listing whose shared sentences are
+	// taken out: in a smaller one, half the tools is one or two.
+	minRepeatTools = 4
+	// minRepeatHolders is the fewest tools that must hold a sentence.
+	minRepeatHolders = 3
+	// minSentenceWords: shorter pieces ("Parameters:", "- path") are
+	// headings and list marks, left in place.
+	minSentenceWords = 2
+)
+
+// repeatedSentences is the set of sentences (see sentenceKey) held by at
+// least half a listing's tools; nil when there are none.
+type repeatedSentences map[string]bool
+
+// sentenceCounter counts, for each sentence, how many descriptions hold it.
+type sentenceCounter struct {
+	tools  int
+	counts map[string]int
+	seen   map[string]bool // the current description's sentences
+}
+
+// add counts the sentences of one tool's description, each once.
+func (c *sentenceCounter) add(desc string) {
+	c.tools++
+	if desc == "" {
+		return
+	}
+	if c.counts == nil {
+		c.counts = make(map[string]int)
+		c.seen = make(map[string]bool)
+	}
+	clear(c.seen)
+	for _, span := range sentenceSpans(desc) {
+		k := sentenceKey(desc[span[0]:span[1]])
+		if k == "" || c.seen[k] {
+			continue
+		}
+		c.seen[k] = true
+		c.counts[k]++
+	}
+}
+
+// repeated returns the sentences that at least half the counted tools,
+// and at least minRepeatHolders, hold.
+func (c *sentenceCounter) repeated() repeatedSentences {
+	if c.tools < minRepeatTools {
+		return nil
+	}
+	var out repeatedSentences
+	for k, n := range c.counts {
+		if n >= minRepeatHolders && 2*n >= c.tools {
+			if out == nil {
+				out = make(repeatedSentences)
+			}
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// split returns desc less the repeated sentences, and those sentences,
+// one a line. A description made of nothing else is kept whole: it is
+// all the tool says.
+func (r repeatedSentences) split(desc string) (own, repeated string) {
+	if len(r) == 0 || desc == "" {
+		return desc, ""
+	}
+	var kept, taken strings.Builder
+	for _, span := range sentenceSpans(desc) {
+		s := desc[span[0]:span[1]]
+		if r[sentenceKey(s)] {
+			taken.WriteString(strings.TrimSpace(s))
+			taken.WriteByte('\n')
+			continue
+		}
+		kept.WriteString(s)
+	}
+	if taken.Len() == 0 || strings.TrimSpace(kept.String()) == "" {
+		return desc, ""
+	}
+	return strings.TrimSpace(kept.String()), strings.TrimSuffix(taken.String(), "\n")
+}
+
+// sentenceKey is a sentence's words joined by single spaces, or "" for
+// one of fewer than minSentenceWords words.
+func sentenceKey(s string) string {
+	fs := strings.Fields(s)
+	if len(fs) < minSentenceWords {
+		return ""
+	}
+	return strings.Join(fs, " ")
+}
+
+// sentenceSpans cuts s into sentences: after a line break, and after a
+// full stop, question or exclamation mark followed by white space. Each
+// span holds the white space after it, so the spans join back into s.
+func sentenceSpans(s string) [][2]int {
+	var spans [][2]int
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		end := false
+		switch c {
+		case '\n':
+			end = true
+		case '.', '!', '?':
+			end = i+1 < len(s) && isSpace(s[i+1])
+		}
+		if !end {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isSpace(s[j]) {
+			j++
+		}
+		spans = append(spans, [2]int{start, j})
+		start, i = j, j-1
+	}
+	if start < len(s) {
+		spans = append(spans, [2]int{start, len(s)})
+	}
+	return spans
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,0 +1,216 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSentenceSpans(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"One sentence", []string{"One sentence"}},
+		{"First one. Second one.", []string{"First one. ", "Second one."}},
+		{"Is it? Yes! Done.", []string{"Is it? ", "Yes! ", "Done."}},
+		{"Version 1.2 is out. e.g.x stays", []string{"Version 1.2 is out. ", "e.g.x stays"}},
+		{"Line one\nLine two\n\n  Line three", []string{"Line one\n", "Line two\n\n  ", "Line three"}},
+		{"Ends with a stop.", []string{"Ends with a stop."}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, sp := range sentenceSpans(tt.in) {
+			got = append(got, tt.in[sp[0]:sp[1]])
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("sentenceSpans(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRepeatedSplit(t *testing.T) {
+	r := repeatedSentences{"Acme API: the public Acme REST API.": true, "Error Responses:": true}
+	tests := []struct {
+		desc, own, repeated string
+	}{
+		{"Acme API: the public  Acme REST API. Create a call.", "Create a call.", "Acme API: the public  Acme REST API."},
+		{"Create a page\nError Responses:\n400: Bad request", "Create a page\n400: Bad request", "Error Responses:"},
+		// Nothing else said: the description is kept whole.
+		{"Acme API: the public Acme REST API.", "Acme API: the public Acme REST API.", ""},
+		{"Nothing shared here.", "Nothing shared here.", ""},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		own, repeated := r.split(tt.desc)
+		if own != tt.own || repeated != tt.repeated {
+			t.Errorf("split(%q) = %q, %q; want %q, %q", tt.desc, own, repeated, tt.own, tt.repeated)
+		}
+	}
+	if own, rep := repeatedSentences(nil).split("A b. C d."); own != "A b. C d." || rep != "" {
+		t.Errorf("nil set split = %q, %q", own, rep)
+	}
+}
+
+// TestRepeatedCounts: a sentence is repeated when at least half the
+// listing's tools, and at least minRepeatHolders, hold it, in a listing
+// of at least minRepeatTools tools; a tool holding it twice counts once.
+func TestRepeatedCounts(t *testing.T) {
+	shared := "Uses the Acme REST API."
+	tests := []struct {
+		name    string
+		holders int
+		tools   int
+		want    bool
+	}{
+		{"every tool", 4, 4, true},
+		{"half", 3, 6, true},
+		{"under half", 3, 7, false},
+		{"too few holders", 2, 4, false},
+		{"small listing", 3, 3, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c sentenceCounter
+			for i := range tt.tools {
+				desc := fmt.Sprintf("Tool number %d does its own thing.", i)
+				if i < tt.holders {
+					desc += " " + shared + " " + shared
+				}
+				c.add(desc)
+			}
+			if got := c.repeated()[shared]; got != tt.want {
+				t.Errorf("repeated = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCatalogRepeatedSentences: over the real catalogs, a sentence most
+// of a server's tools repeat reaches none of their cards (unless it is
+// all a tool says), every record keeps its description exactly, and
+// Described splits it without losing a sentence.
+func TestCatalogRepeatedSentences(t *testing.T) {
+	lines := readLines(t, dataPath("catalogs", "laptop.jsonl"))
+	var servers []string
+	listed := map[string][]json.RawMessage{}
+	for _, line := range lines {
+		server, raw := catalogTool(t, line)
+		if _, ok := listed[server]; !ok {
+			servers = append(servers, server)
+		}
+		listed[server] = append(listed[server], raw)
+	}
+	split, summaries, alone := 0, 0, 0
+	for _, server := range servers {
+		raws := listed[server]
+		_, repeated := readListing(raws)
+		tools, _ := normalizeAll(server, raws)
+		for _, tool := range tools {
+			desc := tool.Record.Description
+			var probe struct{ Description string }
+			_ = json.Unmarshal(tool.Record.Raw, &probe)
+			if desc != probe.Description {
+				t.Fatalf("%s/%s: record description differs from the one listed", server, tool.Record.Name)
+			}
+			own, rep := tool.Described()
+			if rep == "" {
+				if own != desc {
+					t.Errorf("%s/%s: nothing repeated, but Described changed the description", server, tool.Record.Name)
+				}
+				continue
+			}
+			split++
+			if got, want := sentenceKeys(own+"\n"+rep), sentenceKeys(desc); !sameSet(got, want) {
+				t.Errorf("%s/%s: own and repeated sentences %v differ from the description's %v", server, tool.Record.Name, got, want)
+			}
+			for _, sp := range sentenceSpans(rep) {
+				if k := sentenceKey(rep[sp[0]:sp[1]]); !repeated[k] {
+					t.Errorf("%s/%s: %q taken out, but not repeated", server, tool.Record.Name, k)
+				}
+			}
+			for k := range repeated {
+				if strings.Contains(strings.Join(strings.Fields(tool.Card.Summary), " "), k) {
+					t.Errorf("%s/%s: card summary holds the repeated %q", server, tool.Record.Name, k)
+				}
+			}
+			summaries++
+		}
+		if len(repeated) == 0 {
+			alone++
+		}
+	}
+	if split == 0 {
+		t.Fatal("no description of the real catalogs was split: the test proves nothing")
+	}
+	t.Logf("%d servers, %d with repeated sentences; %d descriptions split, %d card summaries checked", len(servers), len(servers)-alone, split, summaries)
+}
+
+// sentenceKeys returns the keys of s's sentences.
+func sentenceKeys(s string) map[string]bool {
+	out := make(map[string]bool)
+	for _, sp := range sentenceSpans(s) {
+		if k := sentenceKey(s[sp[0]:sp[1]]); k != "" {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzRepeatedSplit: the spans cover the text in order, and split keeps
+// every sentence it does not take out, in order.
+func FuzzRepeatedSplit(f *testing.F) {
+	f.Add("First one. Second one.\nThird one!", "Second one.")
+	f.Add("Acme API: the public Acme REST API. Create a call.", "Acme API: the public Acme REST API.")
+	f.Add("", "")
+	f.Add("...\n\n. ? !", ". ?")
+	f.Fuzz(func(t *testing.T, desc, shared string) {
+		end := 0
+		for _, sp := range sentenceSpans(desc) {
+			if sp[0] != end || sp[1] <= sp[0] {
+				t.Fatalf("spans of %q not contiguous at %v", desc, sp)
+			}
+			end = sp[1]
+		}
+		if end != len(desc) {
+			t.Fatalf("spans of %q end at %d, not %d", desc, end, len(desc))
+		}
+		r := repeatedSentences{sentenceKey(shared): true}
+		own, rep := r.split(desc)
+		if rep == "" {
+			if own != desc {
+				t.Fatalf("split(%q) changed it to %q and took nothing", desc, own)
+			}
+			return
+		}
+		var kept []string
+		for _, sp := range sentenceSpans(desc) {
+			if k := sentenceKey(desc[sp[0]:sp[1]]); !r[k] {
+				kept = append(kept, strings.TrimSpace(desc[sp[0]:sp[1]]))
+			}
+		}
+		rest := own
+		for _, s := range kept {
+			i := strings.Index(rest, s)
+			if i < 0 {
+				t.Fatalf("split(%q) lost %q: own %q", desc, s, own)
+			}
+			rest = rest[i+len(s):]
+		}
+	})
+}
