@@ -85,7 +85,7 @@ func (r repeatedSentences) split(desc string) (own, repeated string) {
 	var kept, taken strings.Builder
 	for _, span := range sentenceSpans(desc) {
 		s := desc[span[0]:span[1]]
-		if r[sentenceKey(s)] {
+		if k := sentenceKey(s); k != "" && r[k] {
 			taken.WriteString(strings.TrimSpace(s))
 			taken.WriteByte('\n')
 			continue
