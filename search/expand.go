@@ -40,6 +40,9 @@ var phrasalVerbs = map[[2]string]string{
 // as any other does.
 var questionPairs = map[[2]string]string{
 	{"how", "many"}: "count",
+	{"how", "big"}:  "size", {"how", "large"}: "size",
+	{"how", "far"}: "distance", {"how", "fast"}: "speed",
+	{"how", "old"}: "age", {"how", "often"}: "frequency",
 }
 
 // joinPhrasal replaces each verb-particle pair of ws by its joined word,

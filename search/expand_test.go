@@ -20,6 +20,9 @@ func TestQueryWordsExpansion(t *testing.T) {
 		{"tweet @handle", []string{"tweet", "handle"}},
 		{"how many pods are running", []string{"count", "pods", "running"}},
 		{"many files", []string{"many", "files"}},
+		{"how big is this file", []string{"size", "file"}},
+		{"how far is it to Lyon", []string{"distance", "lyon"}},
+		{"a big file", []string{"big", "file"}},
 		// An abbreviation keeps its place; its long form follows it.
 		{"merge the PR", []string{"merge", "pr", "pull", "request"}},
 		{"list k8s pods in the repo", []string{"list", "k8s", "kubernetes", "pods", "repo", "repository"}},

@@ -61,8 +61,10 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "remember this", top3: fromServer("memory")},
 		{intent: "get the weather", quiet: true},
 		{intent: "find gluten-free recipes", quiet: true},
-		// A question of quantity asks for a count, not for the *-many tools.
+		// A question of quantity asks for a count, not for the *-many
+		// tools; one of size asks for a size.
 		{intent: "how many documents are in the users collection", first: "mongodb/count"},
+		{intent: "how big is this file", top3: named("get_file_info")},
 		// An abbreviation finds what the tools spell out.
 		{intent: "merge the PR", top3: named("merge_pull_request"), never1: "supabase/merge_branch"},
 		{intent: "make a new dir", top3: named("create_directory")},
