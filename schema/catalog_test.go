@@ -14,16 +14,7 @@ import (
 func TestRealCatalogs(t *testing.T) {
 	for _, name := range []string{"laptop.jsonl", "twilio-all.jsonl"} {
 		t.Run(name, func(t *testing.T) {
-			lines := readLines(t, dataPath("catalogs", name))
-			var servers []string
-			listed := map[string][]json.RawMessage{}
-			for _, line := range lines {
-				server, raw := catalogTool(t, line)
-				if _, ok := listed[server]; !ok {
-					servers = append(servers, server)
-				}
-				listed[server] = append(listed[server], raw)
-			}
+			lines, servers, listed := listedByServer(t, name)
 			reasons := map[string]int{}
 			var sizes []int
 			rawTotal, cardTotal, stored, incomplete := 0, 0, 0, 0

@@ -83,6 +83,23 @@ func mustJSON(t testing.TB, v any) []byte {
 	return b
 }
 
+// listedByServer reads a real catalog file of testdata/catalogs (one tool
+// a line with its server) and returns its lines, its servers in
+// first-listed order, and each server's tools as it would list them.
+func listedByServer(t testing.TB, name string) (lines [][]byte, servers []string, listed map[string][]json.RawMessage) {
+	t.Helper()
+	lines = readLines(t, dataPath("catalogs", name))
+	listed = map[string][]json.RawMessage{}
+	for _, line := range lines {
+		server, raw := catalogTool(t, line)
+		if _, ok := listed[server]; !ok {
+			servers = append(servers, server)
+		}
+		listed[server] = append(listed[server], raw)
+	}
+	return lines, servers, listed
+}
+
 // normalizeAll is NormalizeCatalog keeping every tool it makes.
 func normalizeAll(server string, raws []json.RawMessage) (tools []*Tool, refused []Refusal) {
 	refused = NormalizeCatalog(server, raws, func(_ int, t *Tool) { tools = append(tools, t) })

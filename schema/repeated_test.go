@@ -94,16 +94,7 @@ func TestRepeatedCounts(t *testing.T) {
 // all a tool says), every record keeps its description exactly, and
 // Described splits it without losing a sentence.
 func TestCatalogRepeatedSentences(t *testing.T) {
-	lines := readLines(t, dataPath("catalogs", "laptop.jsonl"))
-	var servers []string
-	listed := map[string][]json.RawMessage{}
-	for _, line := range lines {
-		server, raw := catalogTool(t, line)
-		if _, ok := listed[server]; !ok {
-			servers = append(servers, server)
-		}
-		listed[server] = append(listed[server], raw)
-	}
+	_, servers, listed := listedByServer(t, "laptop.jsonl")
 	split, summaries, alone := 0, 0, 0
 	for _, server := range servers {
 		raws := listed[server]
