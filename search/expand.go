@@ -81,7 +81,9 @@ func pairWord(a, b string) (string, bool) {
 // temp, auth) or one the catalogs use about as often as its long form
 // (app, env, vm) is left alone. The long form joins the intent after the short one: it is
 // what most tools say, at full weight, in every leg. The short form
-// stays for the tools that write it (clone_repo); confidence weighs only
+// stays for the tools that write it: in their names at full weight
+// (clone_repo), elsewhere at the synonym query's (a tool's repo
+// parameter is no topic); confidence weighs only
 // the long form, which a tool's short form covers as a synonym where the
 // catalogs write it often (see synonymGroups).
 var abbreviations = map[string][]string{

@@ -69,6 +69,9 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "merge the PR", top3: named("merge_pull_request"), never1: "supabase/merge_branch"},
 		{intent: "make a new dir", top3: named("create_directory")},
 		{intent: "list k8s pods", first: "kubernetes-mcp-server/pods_list"},
+		// Its short form is no second topic: a tool taking a repo is not
+		// about repositories.
+		{intent: "list my github repos", first: "server-github/search_repositories"},
 		// The catalog's word for the action: Twilio "purchases" numbers.
 		{intent: "buy a phone number", first: "twilio/TwilioApiV2010--CreateIncomingPhoneNumber"},
 		// A file named with nothing to do to it is to be read.

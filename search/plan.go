@@ -133,11 +133,22 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	}
 	budget := s.budgetDocs(ctx)
 	// A piece no tool holds matches nothing (the vocabulary holds every
-	// piece of every tool): it is not searched.
+	// piece of every tool): it is not searched. An abbreviation's short
+	// form is searched at full weight in tool names only, and elsewhere
+	// as a synonym of the long form that follows it: searched in every
+	// column, "repos" made each tool taking a repo parameter and saying
+	// "repository" count twice over search_repositories, which says the
+	// long form alone.
 	kept := withinBudget(slices.DeleteFunc(slices.Clone(p.words), func(w string) bool {
 		_, known := docs[w]
-		return !known && isPiece(w) || content[w]
+		_, short := abbreviations[w]
+		return short || !known && isPiece(w) || content[w]
 	}), docs, budget)
+	for _, w := range p.words {
+		if _, short := abbreviations[w]; short {
+			syns = append(syns, w)
+		}
+	}
 	p.kept = kept
 	stand := s.standIns(ctx, p.words, docs, named)
 	if verb != "" && stand == nil {
@@ -150,6 +161,11 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		}
 	}
 	p.wordsExpr = orQuery(append(slices.Clone(kept), stand...))
+	for _, w := range p.words {
+		if _, short := abbreviations[w]; short && p.wordsExpr != "" {
+			p.wordsExpr += " OR name : " + quote(w) // get_stock_info, clone_repo
+		}
+	}
 	syns = slices.DeleteFunc(syns, func(w string) bool { return slices.Contains(stand, w) })
 	p.meant = p.words
 	var synBase []string
