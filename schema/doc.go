@@ -48,7 +48,9 @@
 // catalog of four tools or more, a sentence that at least half its tools
 // (and three or more) repeat word for word is about the server, not the
 // tool: [NormalizeCatalog] leaves it out of the summaries, unless it is all
-// a tool says, and [Tool.Described] hands it to the search text apart.
+// a tool says, and [Tool.Described] hands it to the search text apart. So
+// is an aside in parentheses that ends sentences of as many tools ("(Uses
+// default AccountSid: AC00… if not provided)"), from the summaries only.
 //
 // Cards. Inputs are listed required first, then optional, each in schema
 // order, at most [MaxCardInputs]. A card is complete unless a required input

@@ -71,7 +71,7 @@ func normalize(server string, raw json.RawMessage, memo detectMemo, repeated rep
 	scan := poison().detectTool(tool, memo)
 	cutter := newSpanCutter(scan)
 	own, shared := repeated.split(description)
-	kept := truncateRunes(cutter.cut(own), MaxProseChars)
+	kept := truncateRunes(cutter.cut(repeated.trimAsides(own)), MaxProseChars)
 	s := shape{}
 	if input.kind == kindObject {
 		s = readShape(input)

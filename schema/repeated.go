@@ -1,6 +1,9 @@
 package schema
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // A sentence that most of a server's tools repeat word for word in their
 // descriptions ("Twilio - Api: This is the public Twilio REST API.", "Only
@@ -25,8 +28,9 @@ const (
 	minSentenceWords = 2
 )
 
-// repeatedSentences is the set of sentences (see sentenceKey) held by at
-// least half a listing's tools; nil when there are none.
+// repeatedSentences is the set of sentences (see sentenceKey), and of
+// asides that end sentences (see trailingAside), held by at least half a
+// listing's tools; nil when there are none.
 type repeatedSentences map[string]bool
 
 // sentenceCounter counts, for each sentence, how many descriptions hold it.
@@ -47,13 +51,18 @@ func (c *sentenceCounter) add(desc string) {
 		c.seen = make(map[string]bool)
 	}
 	clear(c.seen)
-	for _, span := range sentenceSpans(desc) {
-		k := sentenceKey(desc[span[0]:span[1]])
-		if k == "" || c.seen[k] {
-			continue
+	count := func(k string) {
+		if k != "" && !c.seen[k] {
+			c.seen[k] = true
+			c.counts[k]++
 		}
-		c.seen[k] = true
-		c.counts[k]++
+	}
+	for _, span := range sentenceSpans(desc) {
+		s := desc[span[0]:span[1]]
+		count(sentenceKey(s))
+		if at, end := trailingAside(s); at >= 0 {
+			count(asideKey(s[at:end]))
+		}
 	}
 }
 
@@ -96,6 +105,69 @@ func (r repeatedSentences) split(desc string) (own, repeated string) {
 		return desc, ""
 	}
 	return strings.TrimSpace(kept.String()), strings.TrimSuffix(taken.String(), "\n")
+}
+
+// trimAsides returns s less the repeated asides that end its sentences
+// or are one ("... connections (Uses default AccountSid: AC00… if not
+// provided)"),
+// for the card: an aside a server appends to most of its tools is no
+// more about one of them than a sentence it repeats is. The search text
+// keeps them (see split): each would leave only a few words a tool's
+// text, which then reads as covered by any intent sharing one.
+func (r repeatedSentences) trimAsides(s string) string {
+	if len(r) == 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, span := range sentenceSpans(s) {
+		sent := s[span[0]:span[1]]
+		at, end := trailingAside(sent)
+		if at < 0 || !r[asideKey(sent[at:end])] {
+			b.WriteString(sent)
+			continue
+		}
+		b.WriteString(strings.TrimRightFunc(sent[:at], unicode.IsSpace))
+		b.WriteString(sent[end:])
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		return s
+	}
+	return b.String()
+}
+
+// asideKey is the key of an aside in repeatedSentences: its sentence key
+// after a space, which no sentence key starts with, so that an aside
+// never takes a sentence out of the search text, nor a sentence an
+// aside out of a card. "" for an aside of fewer than minSentenceWords
+// words.
+func asideKey(aside string) string {
+	if k := sentenceKey(aside); k != "" {
+		return " " + k
+	}
+	return ""
+}
+
+// trailingAside returns where the parenthesis that ends sentence s (but
+// for a full stop and white space) opens and closes (at 0: the sentence
+// is one); at < 0 when s ends with no parenthesis.
+func trailingAside(s string) (at, end int) {
+	t := strings.TrimSuffix(strings.TrimRightFunc(s, unicode.IsSpace), ".")
+	if !strings.HasSuffix(t, ")") {
+		return -1, 0
+	}
+	end = len(t)
+	depth := 0
+	for i := end - 1; i >= 0; i-- {
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth--; depth == 0 {
+				return i, end
+			}
+		}
+	}
+	return -1, 0
 }
 
 // sentenceKey is a sentence's words joined by single spaces, or "" for

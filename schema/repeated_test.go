@@ -89,25 +89,37 @@ func TestRepeatedCounts(t *testing.T) {
 	}
 }
 
-// TestCatalogRepeatedSentences: over the real catalogs, a sentence most
-// of a server's tools repeat reaches none of their cards (unless it is
-// all a tool says), every record keeps its description exactly, and
-// Described splits it without losing a sentence.
+// TestCatalogRepeatedSentences: over the real catalogs, a sentence or a
+// sentence-ending aside most of a server's tools repeat reaches none of
+// their cards (unless it is all a tool says), every record keeps its
+// description exactly, and Described splits it without losing a sentence.
 func TestCatalogRepeatedSentences(t *testing.T) {
 	_, servers, listed := listedByServer(t, "laptop.jsonl")
-	split, summaries, alone := 0, 0, 0
+	split, summaries, alone, asides := 0, 0, 0, 0
 	for _, server := range servers {
 		raws := listed[server]
 		_, repeated := readListing(raws)
 		tools, _ := normalizeAll(server, raws)
 		for _, tool := range tools {
 			desc := tool.Record.Description
+			if own, _ := tool.Described(); repeated.trimAsides(own) != own {
+				asides++
+			}
 			var probe struct{ Description string }
 			_ = json.Unmarshal(tool.Record.Raw, &probe)
 			if desc != probe.Description {
 				t.Fatalf("%s/%s: record description differs from the one listed", server, tool.Record.Name)
 			}
 			own, rep := tool.Described()
+			if ownWords(own, repeated) {
+				summaries++
+				summary := strings.Join(strings.Fields(tool.Card.Summary), " ")
+				for k := range repeated {
+					if strings.Contains(summary, strings.TrimSpace(k)) {
+						t.Errorf("%s/%s: card summary holds the repeated %q", server, tool.Record.Name, k)
+					}
+				}
+			}
 			if rep == "" {
 				if own != desc {
 					t.Errorf("%s/%s: nothing repeated, but Described changed the description", server, tool.Record.Name)
@@ -123,12 +135,6 @@ func TestCatalogRepeatedSentences(t *testing.T) {
 					t.Errorf("%s/%s: %q taken out, but not repeated", server, tool.Record.Name, k)
 				}
 			}
-			for k := range repeated {
-				if strings.Contains(strings.Join(strings.Fields(tool.Card.Summary), " "), k) {
-					t.Errorf("%s/%s: card summary holds the repeated %q", server, tool.Record.Name, k)
-				}
-			}
-			summaries++
 		}
 		if len(repeated) == 0 {
 			alone++
@@ -138,6 +144,24 @@ func TestCatalogRepeatedSentences(t *testing.T) {
 		t.Fatal("no description of the real catalogs was split: the test proves nothing")
 	}
 	t.Logf("%d servers, %d with repeated sentences; %d descriptions split, %d card summaries checked", len(servers), len(servers)-alone, split, summaries)
+	if asides == 0 {
+		t.Fatal("no card of the real catalogs lost a repeated aside: the test proves nothing")
+	}
+}
+
+// ownWords reports whether some sentence of own, less its trailing aside,
+// is not in repeated: the tool says something of its own.
+func ownWords(own string, repeated repeatedSentences) bool {
+	for _, sp := range sentenceSpans(own) {
+		s := own[sp[0]:sp[1]]
+		if at, _ := trailingAside(s); at >= 0 {
+			s = s[:at]
+		}
+		if k := sentenceKey(s); k != "" && !repeated[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // sentenceKeys returns the keys of s's sentences.
@@ -163,13 +187,14 @@ func sameSet(a, b map[string]bool) bool {
 	return true
 }
 
-// FuzzRepeatedSplit: the spans cover the text in order, and split keeps
-// every sentence it does not take out, in order.
+// FuzzRepeatedSplit: the spans cover the text in order, trimAsides never
+// adds text, and split keeps every sentence it does not take out, in order.
 func FuzzRepeatedSplit(f *testing.F) {
 	f.Add("First one. Second one.\nThird one!", "Second one.")
 	f.Add("Acme API: the public Acme REST API. Create a call.", "Acme API: the public Acme REST API.")
 	f.Add("", "")
 	f.Add("...\n\n. ? !", ". ?")
+	f.Add("Create a call (Uses a default (Sid)). Then more.", "(Uses a default (Sid))")
 	f.Fuzz(func(t *testing.T, desc, shared string) {
 		end := 0
 		for _, sp := range sentenceSpans(desc) {
@@ -181,7 +206,10 @@ func FuzzRepeatedSplit(f *testing.F) {
 		if end != len(desc) {
 			t.Fatalf("spans of %q end at %d, not %d", desc, end, len(desc))
 		}
-		r := repeatedSentences{sentenceKey(shared): true}
+		r := repeatedSentences{sentenceKey(shared): true, asideKey(shared): true}
+		if trimmed := r.trimAsides(desc); len(trimmed) > len(desc) {
+			t.Fatalf("trimAsides(%q) grew it to %q", desc, trimmed)
+		}
 		own, rep := r.split(desc)
 		if rep == "" {
 			if own != desc {
@@ -204,4 +232,24 @@ func FuzzRepeatedSplit(f *testing.F) {
 			rest = rest[i+len(s):]
 		}
 	})
+}
+
+func TestTrimAsides(t *testing.T) {
+	r := repeatedSentences{asideKey("(Uses default Sid: AC00 if not provided)"): true}
+	tests := []struct{ in, want string }{
+		{"Create a call (Uses default Sid: AC00 if not provided)", "Create a call"},
+		{"Create a call (Uses default  Sid: AC00 if not provided). Then more.", "Create a call. Then more."},
+		{"Create a call (for a test)", "Create a call (for a test)"},
+		{"Create (Uses default Sid: AC00 if not provided) a call.", "Create (Uses default Sid: AC00 if not provided) a call."},
+		{"Delete a call. (Uses default Sid: AC00 if not provided)", "Delete a call. "},
+		// Nothing else said: kept whole.
+		{"(Uses default Sid: AC00 if not provided)", "(Uses default Sid: AC00 if not provided)"},
+		{"Unclosed (Uses default Sid: AC00 if not provided", "Unclosed (Uses default Sid: AC00 if not provided"},
+		{"Nested (see (Uses default Sid: AC00 if not provided))", "Nested (see (Uses default Sid: AC00 if not provided))"},
+	}
+	for _, tt := range tests {
+		if got := r.trimAsides(tt.in); got != tt.want {
+			t.Errorf("trimAsides(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }
