@@ -96,11 +96,18 @@ func TestRepeatedCounts(t *testing.T) {
 func TestCatalogRepeatedSentences(t *testing.T) {
 	_, servers, listed := listedByServer(t, "laptop.jsonl")
 	split, summaries, alone, asides := 0, 0, 0, 0
+	before, after := 0, 0 // card summary bytes, each tool normalized alone and in its catalog
 	for _, server := range servers {
 		raws := listed[server]
 		_, repeated := readListing(raws)
 		tools, _ := normalizeAll(server, raws)
 		for _, tool := range tools {
+			single, err := Normalize(server, tool.Record.Raw)
+			if err != nil {
+				t.Fatalf("%s/%s: normalized alone: %v", server, tool.Record.Name, err)
+			}
+			before += len(single.Card.Summary)
+			after += len(tool.Card.Summary)
 			desc := tool.Record.Description
 			if own, _ := tool.Described(); repeated.trimAsides(own) != own {
 				asides++
@@ -144,6 +151,7 @@ func TestCatalogRepeatedSentences(t *testing.T) {
 		t.Fatal("no description of the real catalogs was split: the test proves nothing")
 	}
 	t.Logf("%d servers, %d with repeated sentences; %d descriptions split, %d card summaries checked", len(servers), len(servers)-alone, split, summaries)
+	t.Logf("card summaries: %d bytes with each tool normalized alone, %d in their catalogs", before, after)
 	if asides == 0 {
 		t.Fatal("no card of the real catalogs lost a repeated aside: the test proves nothing")
 	}
