@@ -88,8 +88,8 @@ type Tool struct {
 	Definition []byte
 
 	cut *spanCutter // what the detector flagged and read; nil for a Tool not made by Normalize
-	// own is the description less the sentences its catalog repeats,
-	// repeated those sentences, one a line ("" when none: see
+	// own is the description less the sentences its catalog repeats;
+	// repeated holds those sentences, one a line ("" when none: see
 	// repeatedSentences).
 	own, repeated string
 }
