@@ -26,6 +26,11 @@ const (
 	// minSentenceWords: shorter pieces ("Parameters:", "- path") are
 	// headings and list marks, left in place.
 	minSentenceWords = 2
+	// maxSentenceKeys bounds the distinct sentences a listing's count
+	// holds: a hostile listing of 16 MB of distinct sentences would
+	// otherwise hold millions. Past it, only sentences already seen are
+	// counted; a sentence most tools repeat is seen among the first.
+	maxSentenceKeys = 1 << 16
 )
 
 // repeatedSentences is the set of sentences (see sentenceKey), and of
@@ -40,9 +45,11 @@ type sentenceCounter struct {
 	seen   map[string]bool // the current description's sentences
 }
 
-// add counts the sentences of one tool's description, each once.
+// add counts the sentences of one tool's description, each once, within
+// the MaxProseChars that the card and the search text keep of it.
 func (c *sentenceCounter) add(desc string) {
 	c.tools++
+	desc = truncateRunes(desc, MaxProseChars)
 	if desc == "" {
 		return
 	}
@@ -52,7 +59,10 @@ func (c *sentenceCounter) add(desc string) {
 	}
 	clear(c.seen)
 	count := func(k string) {
-		if k != "" && !c.seen[k] {
+		if k == "" || c.seen[k] {
+			return
+		}
+		if _, ok := c.counts[k]; ok || len(c.counts) < maxSentenceKeys {
 			c.seen[k] = true
 			c.counts[k]++
 		}

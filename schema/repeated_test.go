@@ -261,3 +261,25 @@ func TestTrimAsides(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedBounded: a listing of long descriptions made of distinct
+// sentences holds at most maxSentenceKeys of them, and still finds the
+// sentence every tool repeats.
+func TestRepeatedBounded(t *testing.T) {
+	var c sentenceCounter
+	const shared = "Uses the Acme REST API."
+	for tool := range 1000 {
+		var b strings.Builder
+		b.WriteString(shared)
+		for i := 0; b.Len() < 2*MaxProseChars; i++ {
+			fmt.Fprintf(&b, " Sentence %d of tool %d.", i, tool)
+		}
+		c.add(b.String())
+	}
+	if len(c.counts) != maxSentenceKeys {
+		t.Errorf("%d sentences held, want the bound, %d", len(c.counts), maxSentenceKeys)
+	}
+	if !c.repeated()[shared] {
+		t.Errorf("the shared sentence is not found among %d", len(c.counts))
+	}
+}
