@@ -67,8 +67,8 @@ func (c *sentenceCounter) add(desc string) {
 			c.counts[k]++
 		}
 	}
-	for _, span := range sentenceSpans(desc) {
-		s := desc[span[0]:span[1]]
+	for _, seg := range splitSegments(desc) {
+		s := desc[seg.start:seg.end]
 		count(sentenceKey(s))
 		if at, end := trailingAside(s); at >= 0 {
 			count(asideKey(s[at:end]))
@@ -101,20 +101,19 @@ func (r repeatedSentences) split(desc string) (own, repeated string) {
 	if len(r) == 0 || desc == "" {
 		return desc, ""
 	}
-	var kept, taken strings.Builder
-	for _, span := range sentenceSpans(desc) {
-		s := desc[span[0]:span[1]]
+	var taken strings.Builder
+	own = rewriteSentences(desc, func(s string) string {
 		if k := sentenceKey(s); k != "" && r[k] {
 			taken.WriteString(strings.TrimSpace(s))
 			taken.WriteByte('\n')
-			continue
+			return ""
 		}
-		kept.WriteString(s)
-	}
-	if taken.Len() == 0 || strings.TrimSpace(kept.String()) == "" {
+		return s
+	})
+	if taken.Len() == 0 || strings.TrimSpace(own) == "" {
 		return desc, ""
 	}
-	return strings.TrimSpace(kept.String()), strings.TrimSuffix(taken.String(), "\n")
+	return strings.TrimSpace(own), strings.TrimSuffix(taken.String(), "\n")
 }
 
 // trimAsides returns s less the repeated asides that end its sentences
@@ -128,19 +127,35 @@ func (r repeatedSentences) trimAsides(s string) string {
 	if len(r) == 0 {
 		return s
 	}
-	var b strings.Builder
-	for _, span := range sentenceSpans(s) {
-		sent := s[span[0]:span[1]]
+	out := rewriteSentences(s, func(sent string) string {
 		at, end := trailingAside(sent)
 		if at < 0 || !r[asideKey(sent[at:end])] {
-			b.WriteString(sent)
-			continue
+			return sent
 		}
-		b.WriteString(strings.TrimRightFunc(sent[:at], unicode.IsSpace))
-		b.WriteString(sent[end:])
-	}
-	if strings.TrimSpace(b.String()) == "" {
+		return strings.TrimRightFunc(sent[:at], unicode.IsSpace) + sent[end:]
+	})
+	if strings.TrimSpace(out) == "" {
 		return s
+	}
+	return out
+}
+
+// rewriteSentences returns s with each of its sentences (see
+// splitSegments) replaced by what edit returns for it. The text between
+// sentences stays, but for the line break after one edit empties.
+func rewriteSentences(s string, edit func(sentence string) string) string {
+	var b strings.Builder
+	prev, dropped := 0, false
+	for _, seg := range splitSegments(s) {
+		if !dropped {
+			b.WriteString(s[prev:seg.start])
+		}
+		e := edit(s[seg.start:seg.end])
+		b.WriteString(e)
+		prev, dropped = seg.end, e == ""
+	}
+	if !dropped {
+		b.WriteString(s[prev:])
 	}
 	return b.String()
 }
@@ -189,36 +204,3 @@ func sentenceKey(s string) string {
 	}
 	return strings.Join(fs, " ")
 }
-
-// sentenceSpans cuts s into sentences: after a line break, and after a
-// full stop, question or exclamation mark followed by white space. Each
-// span holds the white space after it, so the spans join back into s.
-func sentenceSpans(s string) [][2]int {
-	var spans [][2]int
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		end := false
-		switch c {
-		case '\n':
-			end = true
-		case '.', '!', '?':
-			end = i+1 < len(s) && isSpace(s[i+1])
-		}
-		if !end {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && isSpace(s[j]) {
-			j++
-		}
-		spans = append(spans, [2]int{start, j})
-		start, i = j, j-1
-	}
-	if start < len(s) {
-		spans = append(spans, [2]int{start, len(s)})
-	}
-	return spans
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

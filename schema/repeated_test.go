@@ -3,34 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
-
-func TestSentenceSpans(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"", nil},
-		{"One sentence", []string{"One sentence"}},
-		{"First one. Second one.", []string{"First one. ", "Second one."}},
-		{"Is it? Yes! Done.", []string{"Is it? ", "Yes! ", "Done."}},
-		{"Version 1.2 is out. e.g.x stays", []string{"Version 1.2 is out. ", "e.g.x stays"}},
-		{"Line one\nLine two\n\n  Line three", []string{"Line one\n", "Line two\n\n  ", "Line three"}},
-		{"Ends with a stop.", []string{"Ends with a stop."}},
-	}
-	for _, tt := range tests {
-		var got []string
-		for _, sp := range sentenceSpans(tt.in) {
-			got = append(got, tt.in[sp[0]:sp[1]])
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("sentenceSpans(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
 
 func TestRepeatedSplit(t *testing.T) {
 	r := repeatedSentences{"Acme API: the public Acme REST API.": true, "Error Responses:": true}
@@ -137,8 +112,8 @@ func TestCatalogRepeatedSentences(t *testing.T) {
 			if got, want := sentenceKeys(own+"\n"+rep), sentenceKeys(desc); !sameSet(got, want) {
 				t.Errorf("%s/%s: own and repeated sentences %v differ from the description's %v", server, tool.Record.Name, got, want)
 			}
-			for _, sp := range sentenceSpans(rep) {
-				if k := sentenceKey(rep[sp[0]:sp[1]]); !repeated[k] {
+			for _, seg := range splitSegments(rep) {
+				if k := sentenceKey(rep[seg.start:seg.end]); !repeated[k] {
 					t.Errorf("%s/%s: %q taken out, but not repeated", server, tool.Record.Name, k)
 				}
 			}
@@ -160,8 +135,8 @@ func TestCatalogRepeatedSentences(t *testing.T) {
 // ownWords reports whether some sentence of own, less its trailing aside,
 // is not in repeated: the tool says something of its own.
 func ownWords(own string, repeated repeatedSentences) bool {
-	for _, sp := range sentenceSpans(own) {
-		s := own[sp[0]:sp[1]]
+	for _, seg := range splitSegments(own) {
+		s := own[seg.start:seg.end]
 		if at, _ := trailingAside(s); at >= 0 {
 			s = s[:at]
 		}
@@ -175,8 +150,8 @@ func ownWords(own string, repeated repeatedSentences) bool {
 // sentenceKeys returns the keys of s's sentences.
 func sentenceKeys(s string) map[string]bool {
 	out := make(map[string]bool)
-	for _, sp := range sentenceSpans(s) {
-		if k := sentenceKey(s[sp[0]:sp[1]]); k != "" {
+	for _, seg := range splitSegments(s) {
+		if k := sentenceKey(s[seg.start:seg.end]); k != "" {
 			out[k] = true
 		}
 	}
@@ -195,8 +170,8 @@ func sameSet(a, b map[string]bool) bool {
 	return true
 }
 
-// FuzzRepeatedSplit: the spans cover the text in order, trimAsides never
-// adds text, and split keeps every sentence it does not take out, in order.
+// FuzzRepeatedSplit: trimAsides never adds text, and split keeps every
+// sentence it does not take out, in order.
 func FuzzRepeatedSplit(f *testing.F) {
 	f.Add("First one. Second one.\nThird one!", "Second one.")
 	f.Add("Acme API: the public Acme REST API. Create a call.", "Acme API: the public Acme REST API.")
@@ -204,16 +179,6 @@ func FuzzRepeatedSplit(f *testing.F) {
 	f.Add("...\n\n. ? !", ". ?")
 	f.Add("Create a call (Uses a default (Sid)). Then more.", "(Uses a default (Sid))")
 	f.Fuzz(func(t *testing.T, desc, shared string) {
-		end := 0
-		for _, sp := range sentenceSpans(desc) {
-			if sp[0] != end || sp[1] <= sp[0] {
-				t.Fatalf("spans of %q not contiguous at %v", desc, sp)
-			}
-			end = sp[1]
-		}
-		if end != len(desc) {
-			t.Fatalf("spans of %q end at %d, not %d", desc, end, len(desc))
-		}
 		r := repeatedSentences{sentenceKey(shared): true, asideKey(shared): true}
 		if trimmed := r.trimAsides(desc); len(trimmed) > len(desc) {
 			t.Fatalf("trimAsides(%q) grew it to %q", desc, trimmed)
@@ -226,9 +191,9 @@ func FuzzRepeatedSplit(f *testing.F) {
 			return
 		}
 		var kept []string
-		for _, sp := range sentenceSpans(desc) {
-			if k := sentenceKey(desc[sp[0]:sp[1]]); !r[k] {
-				kept = append(kept, strings.TrimSpace(desc[sp[0]:sp[1]]))
+		for _, seg := range splitSegments(desc) {
+			if k := sentenceKey(desc[seg.start:seg.end]); !r[k] {
+				kept = append(kept, strings.TrimSpace(desc[seg.start:seg.end]))
 			}
 		}
 		rest := own
