@@ -159,9 +159,10 @@ func (b *Server) unavailable(cfg *config.File, servers []store.Server) string {
 //
 // The names are the user's config's, as trusted as the commands it runs:
 // each is made safe to show as a card's provider is (schema.SanitizeName),
-// but the lure detector does not read them. Compiling the detector raised serve's peak RSS over 5,000
-// stored tools from 54 to 66 MiB (capbridge bench), a cost that serve
-// answering from its stored catalog is not to pay (see schema's poison).
+// but the lure detector does not read them. Compiling the detector raised
+// serve's peak RSS over 5,000 stored tools from 54 to 66 MiB (capbridge
+// bench), a cost that serve answering from its stored catalog is not to
+// pay (see schema's poison).
 func searched(cfg *config.File, servers []store.Server) string {
 	servers = slices.DeleteFunc(slices.Clone(servers), func(s store.Server) bool {
 		c, ok := cfg.Servers[s.Name]

@@ -139,16 +139,17 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	// column, "repos" made each tool taking a repo parameter and saying
 	// "repository" count twice over search_repositories, which says the
 	// long form alone.
-	kept := withinBudget(slices.DeleteFunc(slices.Clone(p.words), func(w string) bool {
-		_, known := docs[w]
-		_, short := abbreviations[w]
-		return short || !known && isPiece(w) || content[w]
-	}), docs, budget)
+	var shorts []string
 	for _, w := range p.words {
 		if _, short := abbreviations[w]; short {
-			syns = append(syns, w)
+			shorts = append(shorts, w)
 		}
 	}
+	kept := withinBudget(slices.DeleteFunc(slices.Clone(p.words), func(w string) bool {
+		_, known := docs[w]
+		return slices.Contains(shorts, w) || !known && isPiece(w) || content[w]
+	}), docs, budget)
+	syns = append(syns, shorts...)
 	p.kept = kept
 	stand := s.standIns(ctx, p.words, docs, named)
 	if verb != "" && stand == nil {
@@ -161,8 +162,8 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 		}
 	}
 	p.wordsExpr = orQuery(append(slices.Clone(kept), stand...))
-	for _, w := range p.words {
-		if _, short := abbreviations[w]; short && p.wordsExpr != "" {
+	for _, w := range shorts {
+		if p.wordsExpr != "" {
 			p.wordsExpr += " OR name : " + quote(w) // get_stock_info, clone_repo
 		}
 	}
