@@ -128,3 +128,35 @@ func TestPoisonBenign(t *testing.T) {
 		t.Errorf("%d of %d benign definitions flagged, over 10%%", flagged, len(entries))
 	}
 }
+
+// holdoutFirstRun is how many of holdout.jsonl's definitions the detector
+// flagged when the round was first run (2026-12-02), before anyone could
+// tune a rule to it.
+const holdoutFirstRun = 3
+
+// TestPoisonHoldout measures the detector on a round of poisoned
+// definitions no rule was widened for: its recall on attacks it has not
+// seen, far below the corpus's. Each miss is printed. It fails only if
+// the detector flags fewer than it did on the first run. Widen rules by
+// class from the corpus, never for a holdout line; a session that widens
+// rules writes a new holdout round and records its first run here.
+func TestPoisonHoldout(t *testing.T) {
+	entries := readCorpus(t, "holdout.jsonl")
+	hits := 0
+	for _, e := range entries {
+		tool, err := Normalize(e.server, e.raw)
+		var re *RefusalError
+		switch {
+		case err == nil && len(tool.Record.Flags) > 0, errors.As(err, &re):
+			hits++
+		case err != nil:
+			t.Fatalf("%s: %v", e.name, err)
+		default:
+			t.Logf("missed %s: %.160s", e.name, e.raw)
+		}
+	}
+	t.Logf("holdout: %d of %d flagged", hits, len(entries))
+	if hits < holdoutFirstRun {
+		t.Errorf("holdout: %d of %d flagged, fewer than the %d of its first run", hits, len(entries), holdoutFirstRun)
+	}
+}
