@@ -33,7 +33,7 @@ const (
 		`api[\s-]?ключ|ключ\pL*\s+api|приватн\pL*\s+ключ|секретн\pL*\s+ключ|ssh[\s-]?ключ|парол|учётн\pL*\s+данн|учетн\pL*\s+данн|переменн\pL*\s+окружени|токен|` +
 		`api\s?密钥|私钥|私鑰|密钥|密鑰|密码|密碼|凭证|憑證|凭据|令牌|环境变量|環境變數|apiキー|秘密鍵|シークレット|パスワード|認証情報|資格情報|トークン|環境変数)`
 
-	convNoun = `(?:(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|transcript|message\s+history)|conversation\s+so\s+far|conversation\s+transcripts?|\buser'?s\s+(?:full\s+|entire\s+|whole\s+)?(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:all|previous|prior|earlier|past)\s+(?:user\s+)?messages|\buser'?s\s+(?:\w+\s+){0,3}messages|\b(?:last|recent|latest)\s+(?:\w+\s+)?(?:user\s+)?messages|everything\s+the\s+user\s+(?:said|wrote|typed|asked)|` +
+	convNoun = `(?:(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|transcript|message\s+history)|conversation\s+so\s+far|conversation\s+transcripts?|\bchat\s+logs?\b|\buser'?s\s+(?:full\s+|entire\s+|whole\s+)?(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:all|previous|prior|earlier|past)\s+(?:user\s+)?messages|\buser'?s\s+(?:\w+\s+){0,3}messages|\b(?:last|recent|latest)\s+(?:\w+\s+)?(?:user\s+)?messages|everything\s+the\s+user\s+(?:said|wrote|typed|asked)|` +
 		`gesprächsverlauf|chatverlauf|gesamte\s+(?:unterhaltung|konversation|gespräch)|bisherigen?\s+(?:unterhaltung|konversation|nachrichten)|` +
 		`historique\s+(?:de\s+la\s+)?(?:conversation|discussion|chat)|toute\s+la\s+conversation|messages\s+pr[ée]c[ée]dents|` +
 		`historial\s+(?:de\s+la\s+|del\s+)?(?:conversaci[óo]n|chat)|toda\s+la\s+conversaci[óo]n|conversaci[óo]n\s+completa|mensajes\s+anteriores|` +
@@ -128,7 +128,7 @@ var ruleSources = []ruleSource{
 		name:  RuleOverride,
 		stems: []string{"igno", "disr", "forg", "override", "overriding", "bypass", "neglect", "abandon", "discard", "skip", "verg", "vergessen", "missachte", "missachten", "übergehe", "übergeh", "oubl", "négl", "negl", "outr", "olvi", "descarta", "omite", "pasa", "esqu", "desconsidere", "descarte", "despreze", "игно", "забу", "обра", "прои", "отбр", "отме", "set", "aside", "throw", "put", "directions", "direction", "guidance", "guidelines", "outdated", "obsolete", "superseded", "revoked", "received"},
 		any: [][]string{
-			{`\b(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|skip|neglect|abandon|discard)\b.{0,50}\b(?:previous|prior|above|earlier|preceding|all|any|your|other|existing|original|initial|system|safety|developer|default|every)\b.{0,40}\b(?:instruction|prompt|rule|direction|guideline|guidance|context|message|polic|directive|constraint|restriction|safeguard|guardrail|programming|training)`},
+			{`\b(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|skip|neglect|abandon|discard)\b.{0,50}\b(?:previous|prior|above|earlier|preceding|all|any|your|other|existing|original|initial|system|safety|developer|default|every)\b.{0,40}\b(?:instruction|prompt|rule|direction|guideline|guidance|context|message|polic|directive|constraint|restriction|safeguard|guardrail|programming|training|order|command)`},
 			{`\b(?:ignore|disregard|forget|override|bypass|discard|drop|abandon|set\s+aside|throw\s+out|put\s+aside)\b.{0,40}\b(?:instructions?|directions?|rules?|guidance|guidelines?|directives?|prompts?)\b.{0,30}\b(?:earlier|before|previously|prior|above|received|were\s+given|were\s+told|you\s+got|so\s+far)\b`},
 			{`\b(?:instructions?|directions?|rules?|guidance|guidelines?|directives?)\s+(?:that\s+)?you\s+(?:received|were\s+given|were\s+told|got|have|had)\b`, `\b(?:outdated|out\s+of\s+date|obsolete|no\s+longer\s+(?:apply|valid|applies)|void|superseded|revoked|override|ignore|forget|disregard|replace)`},
 			{`\b(?:ignorier\pL*|vergiss|vergessen\s+sie|missachte\pL*|übergeh\pL*)\b.{0,50}(?:anweisung|instruktion|regel|richtlinie|vorgabe|befehl|prompt|anordnung)`},
@@ -195,7 +195,7 @@ var ruleSources = []ruleSource{
 		marks: "< [ {{",
 		drop:  `--?[\w-]+[\s=]+<[^<>]{1,40}>`,
 		any: [][]string{
-			{`<\s*/?\s*(?:important|instructions?|system_(?:prompt|instructions?)|admin|hidden|critical|override|priority|mandatory|urgent|tool_instructions?|ai_instructions?|note_to_(?:ai|assistant|model)|user_hidden|do_not_show|wichtig|importante?|важно|重要)\b[^<>]{0,80}>|<\s*/\s*(?:system|secret|assistant|ai|llm|prompt|sys)\s*>|\[\s*/?\s*(?:important|system|instructions?|admin|hidden|critical|override|mandatory)\s*\]|\{\{\s*(?:system|important|instructions?)\s*\}\}`},
+			{`<\s*/?\s*(?:important|information|instructions?|system_(?:prompt|instructions?)|admin|hidden|critical|override|priority|mandatory|urgent|tool_instructions?|ai_instructions?|note_to_(?:ai|assistant|model)|user_hidden|do_not_show|wichtig|importante?|важно|重要)\b[^<>]{0,80}>|<\s*/\s*(?:system|secret|assistant|ai|llm|prompt|sys)\s*>|\[\s*/?\s*(?:important|system|instructions?|admin|hidden|critical|override|mandatory)\s*\]|\{\{\s*(?:system|important|instructions?)\s*\}\}`},
 		},
 	},
 	{
@@ -251,7 +251,7 @@ var ruleSources = []ruleSource{
 		any: [][]string{
 			{"?={", `https?://\S*?[?&][\w.-]+=\{\{?\s*(?:[\w.]*[_.])?(?:email|e-mail|password|passwd|secret|session|cookie|conversation|history|chat|prompt|messages?|credentials?|context|memory)\w*\s*\}\}?`},
 			{"?](http", "@handle", `!\[[^\]]*\]\(https?://[^)\s]*[?&][^)\s]*(?:token|session|secret|key|passw|cookie|history|conversation|chat|prompt|context|memory|\{|<|\$)`},
-			{"?@|http", `\b(?:send|forward|copy|post|upload|email|mail|bcc|cc|route|mirror)\b.{0,30}\b(?:all|every|each|any)\s+(?:(?:of\s+(?:the|your)\s+)?(?:tool|function|api|command|search|query)\s+)?(?:outputs?|results?|responses?|replies|answers?|messages?|data|files?|documents?)\b.{0,60}(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://)|\b(?:email|send|forward|bcc|cc|mail)\s+(?:a\s+)?cop(?:y|ies)\s+of\s+(?:each|every|all|any)\b.{0,60}[\w.+-]+@[\w-]+\.[a-z]{2,}`},
+			{"?@|http", `\b(?:send|forward|copy|post|upload|email|mail|bcc|cc|route|mirror)\b.{0,30}\b(?:all|every|each|any)\s+(?:(?:of\s+(?:the|your)\s+)?(?:tool|function|api|command|search|query)\s+)?(?:outputs?|results?|responses?|replies|answers?|messages?|data|files?|documents?|e?mails?|chats?|logs?)\b.{0,60}(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://)|\b(?:email|send|forward|bcc|cc|mail)\s+(?:a\s+)?cop(?:y|ies)\s+of\s+(?:each|every|all|any)\b.{0,60}[\w.+-]+@[\w-]+\.[a-z]{2,}`},
 			{secretHint, `\bif\s+(?:the\s+)?(?:conversation|user|chat|message|messages|prompt)\s+(?:ever\s+)?(?:mentions?|contains?|includes?|says|shares?)\b.{0,40}` + secretNoun + `.{0,40}\b(?:store|save|put|include|send|pass|copy|add|record|log|keep)\b`},
 			{secretHint, `\b[a-z][a-z0-9]*_(?:api_key|key|token|secret|password|pat)\b`, `\b(?:your|the)\s+(?:environment|env)\b`, `\b(?:print|into|send|include|pass|put|copy|paste|post|upload|output)\b`},
 			{"?clipboard", `\b(?:user'?s|their|your)\s+clipboard\b|\bclipboard\s+contents?\b|\bcontents?\s+of\s+(?:the\s+|your\s+|the\s+user'?s\s+)?clipboard\b`, "@transfer"},
@@ -350,6 +350,52 @@ var ruleSources = []ruleSource{
 			{"?future|subsequent|later|following", `\b(?:for|in|across)\s+(?:all|every|each|any)\s+(?:future|subsequent|later|following)\s+(?:conversations?|sessions?|chats?|turns?|requests?|queries|messages?|interactions?)\b`},
 			{"?before|after|prior to", `(?:^|[.!?;:]\s)\W*(?:before|after|prior\s+to)\s+(?:responding|answering|replying|you\s+(?:respond|answer|reply)|(?:(?:each|every|any)\s+(?:of\s+)?)?your\s+(?:responses?|answers?|replies|turns?)|(?:each|every|any)\s+(?:turn|(?:response|answer|reply)\s+to\s+the\s+user)|(?:each|every)\s+answer)\b,?\s+(?:please\s+)?(?:always\s+|first\s+|also\s+)?(?:run|execute|call|invoke|visit|open|fetch|download|send|post|output|print|include|append|read|write|email|upload|render|display|add|insert|load|use|curl|wget)\b`},
 			{"?treat", `\btreat\b.{0,60}\bas\s+(?:(?:trusted|authoritative|binding|new|system|developer|your|the\s+user'?s|user)\s+)*(?:instructions?|commands?|directives?|orders?|system\s+(?:prompts?|messages?))\b`, `\b(?:return|output|result|response|text|content|tool)`},
+		},
+	},
+	{
+		// The families public prompt-injection sets are built from: a
+		// hijack that prints a phrase, "ignore everything above", chat
+		// turns and system headers written into text, a system prompt
+		// asked back, an identity claimed, a polite request for a
+		// consequential act, destructive commands.
+		name:  RuleOverride,
+		stems: []string{"forg", "igno", "disr", "pret", "stop", "foll", "obey"},
+		any: [][]string{
+			{"?everything|all|anything", `\b(?:forget|ignore|disregard)\s+(?:everything|all|anything)\s+(?:before|above|prior|previous|earlier|you\s+(?:know|were\s+told|have\s+been\s+told))\b`},
+			{"?pretend", `\bpretend\s+(?:that\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system|original)\s+(?:\w+\s+)?(?:instructions?|rules?|prompt|guidelines?)`},
+			{"?user", `\b(?:do\s+not|don'?t|never)\s+(?:follow|obey|do|fulfil+|answer|complete|carry\s+out)\s+(?:the\s+)?user'?s?\s+(?:request|instructions?|question|task|wishes)`},
+		},
+	},
+	{
+		name:  RuleRoleplay,
+		stems: []string{"repr", "rese", "repe", "what", "deve", "crea", "owne", "oper", "admi", "allo", "perm", "auth", "free", "upda", "reco", "upgr", "unlo", "jail", "this", "syst", "your", "will", "shal", "must", "huma", "user", "conv", "sess"},
+		marks: "### [system](",
+		any: [][]string{
+			{"?#", `(?:^|\s)#{2,}\s*[(\[]?\s*(?:system|instruction)s?(?:[\s_]?(?:message|prompt))?\b`},
+			{"?[system](", `\[system\]\(#\w*\)`},
+			{"?instructions", `\b(?:new|updated|hidden|secret|real|true|override|overriding|priority)\s+(?:\w+\s+)?(?:system\s+)?instructions?\s*[:\-]`},
+			{"?human|user", "?assistant", `(?:^|\s)(?:human|user)\s*:\s.{1,200}\bassistant\s*:`},
+			{"?reprogram|reset", `\breprogram(?:ming|med)?\b|\bbegin\s+(?:reprogramming|new\s+session)\b|\bfactory\s+reset\s+(?:yourself|your)\b`},
+			{"?will now|shall now|must now", `\byou\s+(?:will|shall|must)\s+now\s+(?:answer|respond|reply|act|behave|only|always|ignore|obey|call|send|forward|speak)\b`},
+			{"?repeat|written", `\brepeat\s+(?:the\s+|all\s+)?(?:words|text|sentences|everything|lines|instructions)\s+(?:above|before)\b|\bwhat\s+(?:was|is)\s+written\s+(?:at\s+the\s+(?:beginning|start|top)|above)\b`},
+			{"?i am", `\bi\s+am\s+(?:the|your)\s+(?:developer|creator|admin(?:istrator)?|owner|operator|system\s+administrator)\b`},
+			{"?allowed|permitted|authorized|authorised|free to", `\byou\s+are\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|free)\s+to\s+(?:share|reveal|disclose|ignore|bypass|access|send|break|skip)`},
+			{"?been", `\b(?:the\s+)?(?:assistant|ai|model|agent|you)\s+(?:has|have)\s+been\s+(?:updated|reconfigured|reprogrammed|upgraded|unlocked|jailbroken|freed)\b`},
+			{"?your new", `\byour\s+new\s+(?:instructions?|task|orders?|goal|rules?|role|purpose)\s+(?:are|is)\b`},
+			{"?this is", `\bthis\s+is\s+(?:a|an)\s+(?:system|admin(?:istrator)?|developer|official|priority)\s+(?:message|notice|instruction|update|alert|override)\b`},
+			{"?over|ended|finished", `\b(?:the\s+)?(?:conversation|session|task|chat)\s+(?:is|has)\s+(?:now\s+)?(?:over|ended|finished)\b.{0,60}\b(?:new\s+task|now|instead|start)\b`},
+			{"?system:", `(?:^|[.!?]\s)\W*system\s*:\s*(?:you|the\s+assistant|ignore|new\s+instructions|from\s+now|forget|disregard)\b`},
+		},
+	},
+	{
+		name:  RuleDirective,
+		stems: []string{"stop", "just", "only", "inst", "pwne", "plea", "befo", "mess", "note", "exec", "run", "rm", "mkfs"},
+		any: [][]string{
+			{"?stop everything|pwned|just|only|instead", `\bstop\s+everything\b|\bi\s+have\s+been\s+pwned\b|\b(?:just|only|instead)\s+(?:print|say|output|write|reply\s+with|respond\s+with)\s*[:"'“‘]`},
+			{"?before you", `\bbefore\s+you\s+(?:can\s+)?(?:solve|do|complete|finish|continue|answer|proceed\s+with|start)\s+(?:the|your|this|my|any)\s+(?:\w+\s+)?(?:task|request|question|job)\b`},
+			{"?to you", `\b(?:message|note|request)\b.{0,40}\bto\s+you,?\s+(?:gpt|claude|chatgpt|llama|gemini|copilot|the\s+(?:ai|assistant|model|agent))`},
+			{"?please", `\bplease\s+(?:\w+\s+)?(?:transfer|wire|send|pay|grant|give|delete|remove|email|forward|share|move|deposit|withdraw|unlock|approve|invite)\b`, `\$\s?\d|\b\d[\d,]*\s*(?:usd|eur|gbp|dollars|euros)\b|\baccount\s+(?:number|no\.?|#)|\b(?:permanent|full|admin)\s+access\b|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b(?:password|security\s+code|verification\s+code|2fa)\b`},
+			{"?rm -rf|no-preserve-root|mkfs|:(){|dd if=", `\brm\s+-(?:rf|fr)\s+(?:/|~|\$home|\*)|--no-preserve-root|\bmkfs(?:\.\w+)?\s+/dev/|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;|\bdd\s+if=\S+\s+of=/dev/`},
 		},
 	},
 	{
