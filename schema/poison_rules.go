@@ -256,6 +256,8 @@ var ruleSources = []ruleSource{
 			{secretHint, `\b[a-z][a-z0-9]*_(?:api_key|key|token|secret|password|pat)\b`, `\b(?:your|the)\s+(?:environment|env)\b`, `\b(?:print|into|send|include|pass|put|copy|paste|post|upload|output)\b`},
 			{"?clipboard", `\b(?:user'?s|their|your)\s+clipboard\b|\bclipboard\s+contents?\b|\bcontents?\s+of\s+(?:the\s+|your\s+|the\s+user'?s\s+)?clipboard\b`, "@transfer"},
 			{"?@|http", `\b(?:send|forward|email|post|upload|share|give|transmit|report)\b.{0,40}\b(?:their|the\s+user'?s|user'?s|his|her)\s+(?:\w+\s+){0,2}(?:address|phone(?:\s+number)?|location|email|ssn|social\s+security|date\s+of\s+birth|contacts?|files?|data|details|information|messages?|history)\b.{0,40}(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://)`},
+			{"?password|passphrase|secret|key|token", `\b(?:spell|write|encode|reverse|translate|hint\s+at|describe|give\s+me)\s+(?:the\s+|your\s+)?(?:secret\s+)?(?:password|passphrase|secret|key|token)\b.{0,30}\b(?:backwards|in\s+reverse|one\s+letter|letter\s+by\s+letter|base64|rot13|in\s+another\s+language|with\s+spaces)`},
+			{"?with", `\b(?:call|invoke|run|use|pass)\b.{0,40}\bwith\b.{0,12}` + convNoun},
 			{"?printenv|environ|process.env|$env|environment", `\bprintenv\b|\bos\.environ\b|\bprocess\.env\b|\$env:|\b(?:dump|print|copy|export|send|paste|list)\s+(?:the\s+|your\s+|all\s+(?:of\s+)?(?:the\s+)?)?(?:whole\s+|entire\s+|full\s+)?environment\b`, `\b(?:into|field|parameter|argument|payload|body|send|include|pass|post|upload|attach|append|put)\b`},
 			{secretHint, "?http|@", `(?:\b(?:to|at|on|into|via)\s+https?://|[\w.+-]+@[\w-]+\.[a-z]{2,})`, qualifiedSecret},
 			{secretHint, "?with", `\b(?:call|invoke|run|use|retry|repeat|query)\b.{0,40}\bwith\b.{0,12}` + qualifiedSecret},
@@ -359,16 +361,18 @@ var ruleSources = []ruleSource{
 		// asked back, an identity claimed, a polite request for a
 		// consequential act, destructive commands.
 		name:  RuleOverride,
-		stems: []string{"forg", "igno", "disr", "pret", "stop", "foll", "obey"},
+		stems: []string{"forg", "igno", "disr", "pret", "stop", "foll", "obey", "more", "high", "take", "matt"},
 		any: [][]string{
 			{"?everything|all|anything", `\b(?:forget|ignore|disregard)\s+(?:everything|all|anything)\s+(?:before|above|prior|previous|earlier|you\s+(?:know|were\s+told|have\s+been\s+told))\b`},
+			{"?above|preceding|foregoing", `\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|preceding|foregoing)\s*(?:[.,;:!]|$|and\b|instructions?|text|prompt)`},
+			{"?important|priority|precedence", `\b(?:more\s+important|higher\s+priority|takes?\s+precedence|matters\s+more)\s+than\s+(?:anything|everything|what(?:ever)?)\s+(?:you\s+(?:were|have\s+been|'ve\s+been)\s+told|else|the\s+user)`},
 			{"?pretend", `\bpretend\s+(?:that\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system|original)\s+(?:\w+\s+)?(?:instructions?|rules?|prompt|guidelines?)`},
 			{"?user", `\b(?:do\s+not|don'?t|never)\s+(?:follow|obey|do|fulfil+|answer|complete|carry\s+out)\s+(?:the\s+)?user'?s?\s+(?:request|instructions?|question|task|wishes)`},
 		},
 	},
 	{
 		name:  RuleRoleplay,
-		stems: []string{"repr", "rese", "repe", "what", "deve", "crea", "owne", "oper", "admi", "allo", "perm", "auth", "free", "upda", "reco", "upgr", "unlo", "jail", "this", "syst", "your", "will", "shal", "must", "huma", "user", "conv", "sess"},
+		stems: []string{"new", "cont", "repr", "rese", "repe", "what", "deve", "crea", "owne", "oper", "admi", "allo", "perm", "auth", "free", "upda", "reco", "upgr", "unlo", "jail", "this", "syst", "your", "will", "shal", "must", "huma", "user", "conv", "sess"},
 		marks: "### [system](",
 		any: [][]string{
 			{"?#", `(?:^|\s)#{2,}\s*[(\[]?\s*(?:system|instruction)s?(?:[\s_]?(?:message|prompt))?\b`},
@@ -378,6 +382,8 @@ var ruleSources = []ruleSource{
 			{"?reprogram|reset", `\breprogram(?:ming|med)?\b|\bbegin\s+(?:reprogramming|new\s+session)\b|\bfactory\s+reset\s+(?:yourself|your)\b`},
 			{"?will now|shall now|must now", `\byou\s+(?:will|shall|must)\s+now\s+(?:answer|respond|reply|act|behave|only|always|ignore|obey|call|send|forward|speak)\b`},
 			{"?repeat|written", `\brepeat\s+(?:the\s+|all\s+)?(?:words|text|sentences|everything|lines|instructions)\s+(?:above|before)\b|\bwhat\s+(?:was|is)\s+written\s+(?:at\s+the\s+(?:beginning|start|top)|above)\b`},
+			{"?new instruction", `\bnew\s+instructions?\s+(?:from|by)\s+(?:your|the)\s+(?:developer|creator|admin(?:istrator)?|operator|owner|system)\b`},
+			{"?context window", `\b(?:reveal|print|show|output|dump|repeat|leak|share|tell\s+me)\b.{0,30}\bcontext\s+window\b`},
 			{"?i am", `\bi\s+am\s+(?:the|your)\s+(?:developer|creator|admin(?:istrator)?|owner|operator|system\s+administrator)\b`},
 			{"?allowed|permitted|authorized|authorised|free to", `\byou\s+are\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|free)\s+to\s+(?:share|reveal|disclose|ignore|bypass|access|send|break|skip)`},
 			{"?been", `\b(?:the\s+)?(?:assistant|ai|model|agent|you)\s+(?:has|have)\s+been\s+(?:updated|reconfigured|reprogrammed|upgraded|unlocked|jailbroken|freed)\b`},
@@ -389,13 +395,19 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleDirective,
-		stems: []string{"stop", "just", "only", "inst", "pwne", "plea", "befo", "mess", "note", "exec", "run", "rm", "mkfs"},
+		stems: []string{"stop", "just", "only", "inst", "pwne", "plea", "befo", "mess", "note", "exec", "run", "rm", "mkfs", "chmod", "all", "every", "each", "any", "say", "print", "outp", "repl", "resp", "writ", "hell", "hi", "hey", "gree", "dear", "next", "acti", "todo", "task", "obey"},
 		any: [][]string{
 			{"?stop everything|pwned|just|only|instead", `\bstop\s+everything\b|\bi\s+have\s+been\s+pwned\b|\b(?:just|only|instead)\s+(?:print|say|output|write|reply\s+with|respond\s+with)\s*[:"'“‘]`},
+			{"?command", `\b(?:all|every|each|any)\s+(?:\w+\s+)?commands?\s+(?:must|should|need\s+to|have\s+to)\s+(?:include|start\s+with|begin\s+with|end\s+with|be\s+(?:prefixed|suffixed|preceded|followed))`},
+			{"?say|print|output|reply|respond|write", `(?:^|[.!?;:]\s)\W*(?:say|print|output|reply|respond\s+with|write)\s+["'“‘][^"'”’]{1,60}["'”’]\s*(?:[.!]|$)`},
+			{"?hello|hi |hey|greetings|dear", `\b(?:hello|hi|hey|greetings|dear)\s+(?:there\s+)?(?:assistant|ai|claude|chatgpt|gpt|model|agent|llm|copilot|gemini)\b`},
+			{"?for the|for agent|for assistant|for ai|for model|for llm", `\b(?:next\s+steps?|action\s+required|todo|task|instructions?)\s+for\s+(?:the\s+)?(?:agent|assistant|ai|model|llm)\s*:`},
+			{"?obey", `\bobey\s+(?:it|this|these|me|them|the\s+following|only)\b`},
+			{"?before using|before calling|before invoking|before running", `\bbefore\s+(?:using|calling|invoking|running)\s+(?:any|every|each|other)\s+(?:other\s+)?tools?\b.{0,20}\b(?:call|run|invoke|use)\b`},
 			{"?before you", `\bbefore\s+you\s+(?:can\s+)?(?:solve|do|complete|finish|continue|answer|proceed\s+with|start)\s+(?:the|your|this|my|any)\s+(?:\w+\s+)?(?:task|request|question|job)\b`},
 			{"?to you", `\b(?:message|note|request)\b.{0,40}\bto\s+you,?\s+(?:gpt|claude|chatgpt|llama|gemini|copilot|the\s+(?:ai|assistant|model|agent))`},
 			{"?please", `\bplease\s+(?:\w+\s+)?(?:transfer|wire|send|pay|grant|give|delete|remove|email|forward|share|move|deposit|withdraw|unlock|approve|invite)\b`, `\$\s?\d|\b\d[\d,]*\s*(?:usd|eur|gbp|dollars|euros)\b|\baccount\s+(?:number|no\.?|#)|\b(?:permanent|full|admin)\s+access\b|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b(?:password|security\s+code|verification\s+code|2fa)\b`},
-			{"?rm -rf|no-preserve-root|mkfs|:(){|dd if=", `\brm\s+-(?:rf|fr)\s+(?:/|~|\$home|\*)|--no-preserve-root|\bmkfs(?:\.\w+)?\s+/dev/|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;|\bdd\s+if=\S+\s+of=/dev/`},
+			{"?rm -rf|no-preserve-root|mkfs|:(){|dd if=|chmod", `\bchmod\s+-r\s+0?(?:666|777)\s+(?:~|/)|\brm\s+-(?:rf|fr)\s+(?:/|~|\$home|\*)|--no-preserve-root|\bmkfs(?:\.\w+)?\s+/dev/|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;|\bdd\s+if=\S+\s+of=/dev/`},
 		},
 	},
 	{
