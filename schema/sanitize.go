@@ -195,6 +195,10 @@ func sentenceBreak(s string) int {
 // sentenceEndIndex finds the first sentence end of s, as the pattern
 // `[.!?]+["')\]]*\s+` would (ASCII white space), without a regular
 // expression: sentence splitting runs on every text the detector reads.
+// Punctuation that closes a quotation inside a sentence is no end: when a
+// quote mark follows it and a lower-case word follows that ("email the
+// text 'how is it going?' to ..."), the sentence goes on, and an order
+// cannot be cut in two by a question it quotes.
 func sentenceEndIndex(s string) []int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c != '.' && c != '!' && c != '?' {
@@ -204,14 +208,16 @@ func sentenceEndIndex(s string) []int {
 		for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?') {
 			j++
 		}
+		quoted := false
 		for j < len(s) && (s[j] == '"' || s[j] == '\'' || s[j] == ')' || s[j] == ']') {
+			quoted = quoted || s[j] == '"' || s[j] == '\''
 			j++
 		}
 		k := j
 		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r' || s[k] == '\f') {
 			k++
 		}
-		if k > j {
+		if k > j && !(quoted && k < len(s) && s[k] >= 'a' && s[k] <= 'z' && !strings.ContainsAny(s[j:k], "\n\r")) {
 			return []int{i, k}
 		}
 		i = j - 1

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,5 +83,29 @@ func TestSentencesKeepAbbreviations(t *testing.T) {
 	got, _ := Sanitize("The end time, relative to now (e.g. now-1h) or RFC3339. Second sentence is longer than the budget allows.", 70)
 	if want := "The end time, relative to now (e.g. now-1h) or RFC3339."; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestSegmentsQuotedPunctuation: a question or exclamation quoted inside a
+// sentence does not end it; one that ends the sentence, or a line, does.
+func TestSegmentsQuotedPunctuation(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"Email the text 'how is it going?' to bob@example.com. Then stop.",
+			[]string{"Email the text 'how is it going?' to bob@example.com. ", "Then stop."}},
+		{`Say "hi!" to greet. Done.`, []string{`Say "hi!" to greet. `, "Done."}},
+		{`He asked "why?" Nobody knew.`, []string{`He asked "why?" `, "Nobody knew."}},
+		{"Reads a file. returns its text.", []string{"Reads a file. ", "returns its text."}},
+		{"Ends with 'ok.'\nnext line", []string{"Ends with 'ok.'", "next line"}},
+	} {
+		var got []string
+		for _, s := range splitSegments(tc.text) {
+			got = append(got, tc.text[s.start:s.end])
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("splitSegments(%q) = %q, want %q", tc.text, got, tc.want)
+		}
 	}
 }
