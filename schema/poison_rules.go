@@ -1,5 +1,7 @@
 package schema
 
+import "slices"
+
 // The detector's rules. Each has a name (the Flag's Rule), the word
 // beginnings that let a text be tried against it, and clauses: a clause
 // matches when all its patterns match the same sentence, and the rule when
@@ -8,6 +10,11 @@ package schema
 // Rules flag text that speaks to the model, not text about secrets or
 // other tools as such: a tool that reads .env files, or an API key
 // parameter, is described in the third person or asks for its own input.
+//
+// A rule may be written as several entries of one name. Clauses added for
+// rarer phrasings sit in a later entry with the word beginnings they need
+// (often common words: "every", "with", "your"), so that the older
+// clauses, some of them costly, are not tried on more sentences for them.
 
 // Rule names.
 const (
@@ -123,10 +130,21 @@ type ruleSource struct {
 	any   [][]string
 }
 
+// The word beginnings of the rules that are written as more than one entry
+// (see ruleSource): each later entry adds the beginnings its own clauses need.
+var (
+	overrideStems  = []string{"igno", "disr", "forg", "override", "overriding", "bypass", "neglect", "abandon", "discard", "skip", "verg", "vergessen", "missachte", "missachten", "übergehe", "übergeh", "oubl", "négl", "negl", "outr", "olvi", "descarta", "omite", "pasa", "esqu", "desconsidere", "descarte", "despreze", "игно", "забу", "обра", "прои", "отбр", "отме", "set", "aside", "throw", "put", "directions", "direction", "guidance", "guidelines", "outdated", "obsolete", "superseded", "revoked", "received"}
+	roleplayStems  = []string{"now", "pretend", "jailbreak", "jailbroken", "unrestricted", "unfiltered", "superuser", "administrator", "admin", "root", "anything", "longer", "developer", "syst", "hidd", "initial", "original", "secret", "instruction", "instructions", "bist", "sofort", "entwicklermodus", "maintenant", "désormais", "dorénavant", "semblant", "développeur", "ahora", "finge", "haz", "desarrollador", "agora", "finja", "desenvolvedor", "тепе", "моме", "прит", "пред", "режи", "сист", "write", "verbatim"}
+	concealStems   = []string{"tell", "telling", "inform", "informing", "mention", "mentioning", "notify", "notifying", "alert", "alerting", "reveal", "revealing", "disclose", "disclosing", "warn", "warning", "know", "knowing", "hide", "hiding", "conceal", "concealing", "keep", "keeping", "withhold", "withholding", "notice", "told", "aware", "suspect", "realize", "realise", "learn", "never", "secretly", "covertly", "quietly", "silently", "discreetly", "invisibly", "stealthily", "surreptitiously", "between", "knowledge", "noticing", "awareness", "sag", "sage", "sagen", "erzä", "erwä", "verr", "informiere", "informieren", "teile", "teilen", "zeige", "zeigen", "nutz", "benu", "anwe", "heimlich", "unbemerkt", "insgeheim", "ohne", "verbergen", "verheimlichen", "ne", "sans", "cache", "cachez", "dissimule", "dissimulez", "utilisateur", "utilisateurs", "secrètement", "discrètement", "digas", "diga", "menciones", "mencione", "informes", "informe", "avises", "avise", "muestres", "reveles", "cuentes", "notifiques", "sin", "oculta", "ocultar", "esconde", "esconder", "usuario", "usuarios", "secreto", "secretamente", "escondidas", "sigilosamente", "não", "nao", "sem", "usuário", "utilizador", "esconda", "oculte", "segredo", "sorrateiramente", "не", "без", "скро", "скры", "утаи", "поль", "тайн", "неза", "втай", "bother", "bothering", "necessary", "become", "show", "display", "ihm", "ihr", "ihnen"}
+	shadowingStems = []string{"when", "whenever", "each", "every", "after", "before", "once", "bcc", "cc", "blind", "carbon", "forward", "other", "instead", "rather", "redirect", "reroute", "change", "replace", "override", "swap", "set", "deprecated", "broken", "disabled", "unsafe", "compromised", "malicious", "wenn", "quand", "lorsque", "chaque", "cuando", "cada", "siempre", "quando", "sempre", "toda", "когд", "кажд", "если", "if", "invoked", "triggered", "executed", "called"}
+	secretStems    = []string{"api", "secret", "secrets", "private", "priv", "ssh", "bearer", "session", "refresh", "credentials", "credential", "password", "passwords", "passphrase", "env", "environment", "dotenv", "seed", "mnemonic", "conversation", "chat", "transcript", "messages", "dialog", "dialogue", "everything", "exfiltrate", "exfiltrating", "leak", "steal", "harvest", "siphon", "smuggle", "disclose", "contents", "content", "print", "output", "dump", "paste", "echo", "reveal", "schl", "zuga", "passwort", "passwörter", "kennwort", "anmeldedaten", "umgebungsvariablen", "geheimnisse", "gesprächsverlauf", "chatverlauf", "unterhaltung", "konversation", "nachrichten", "verrate", "stiehl", "stehle", "clé", "clés", "cles", "mot", "mots", "identifiants", "variables", "jetons", "historique", "révèle", "revele", "divulgue", "vole", "clave", "claves", "contraseña", "contraseñas", "credenciales", "historial", "conversación", "mensajes", "revela", "filtra", "roba", "chave", "chaves", "senha", "senhas", "credenciais", "histórico", "conversa", "mensagens", "vaze", "roube", "ключ", "прив", "секр", "паро", "учёт", "учет", "пере", "токе", "исто", "весь", "всю", "пред", "раск", "укра", "слей", "fill", "populate", "provide", "supply", "give", "hand", "trage", "gib", "nutzers", "benutzers", "paym", "saved", "bank", "cvv", "pin"}
+	directiveStems = []string{"note", "notes", "reminder", "memo", "attention", "important", "directive", "dear", "hey", "ai", "assistant", "claude", "chatgpt", "gpt", "llm", "model", "language", "copilot", "gemini", "as", "always", "must", "should", "need", "have", "sure", "required", "before", "prior", "regardless", "matter", "even", "fill", "populate", "stuff", "notiz", "nachricht", "anweisung", "hinweis", "ki", "als", "musst", "müssen", "solltest", "bevor", "immer", "stets", "unbedingt", "ia", "en", "avant", "dois", "devez", "toujours", "nota", "mensaje", "instrucción", "instruccion", "como", "antes", "debes", "siempre", "primero", "mensagem", "instrução", "instrucao", "você", "voce", "deve", "sempre", "заме", "сооб", "инст", "прим", "ии", "как", "пере", "долж", "обяз", "всег", "снач"}
+)
+
 var ruleSources = []ruleSource{
 	{
 		name:  RuleOverride,
-		stems: []string{"igno", "disr", "forg", "override", "overriding", "bypass", "neglect", "abandon", "discard", "skip", "verg", "vergessen", "missachte", "missachten", "übergehe", "übergeh", "oubl", "négl", "negl", "outr", "olvi", "descarta", "omite", "pasa", "esqu", "desconsidere", "descarte", "despreze", "игно", "забу", "обра", "прои", "отбр", "отме", "set", "aside", "throw", "put", "directions", "direction", "guidance", "guidelines", "outdated", "obsolete", "superseded", "revoked", "received"},
+		stems: overrideStems,
 		any: [][]string{
 			{`\b(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|skip|neglect|abandon|discard)\b.{0,50}\b(?:previous|prior|above|earlier|preceding|all|any|your|other|existing|original|initial|system|safety|developer|default|every)\b.{0,40}\b(?:instruction|prompt|rule|direction|guideline|guidance|context|message|polic|directive|constraint|restriction|safeguard|guardrail|programming|training|order|command)`},
 			{`\b(?:ignore|disregard|forget|override|bypass|discard|drop|abandon|set\s+aside|throw\s+out|put\s+aside)\b.{0,40}\b(?:instructions?|directions?|rules?|guidance|guidelines?|directives?|prompts?)\b.{0,30}\b(?:earlier|before|previously|prior|above|received|were\s+given|were\s+told|you\s+got|so\s+far)\b`},
@@ -142,7 +160,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleOverride,
-		stems: []string{"igno", "disr", "forg", "override", "overriding", "bypass", "neglect", "abandon", "discard", "skip", "verg", "vergessen", "missachte", "missachten", "übergehe", "übergeh", "oubl", "négl", "negl", "outr", "olvi", "descarta", "omite", "pasa", "esqu", "desconsidere", "descarte", "despreze", "игно", "забу", "обра", "прои", "отбр", "отме", "set", "aside", "throw", "put", "directions", "direction", "guidance", "guidelines", "skip", "disa", "bypa", "turn", "swit", "susp", "deac", "supe", "over", "repl", "take", "outr", "trum", "untr", "lyin", "mali", "comp", "fake", "stop", "quit", "ceas", "chan", "igno", "dime", "tras", "nege", "verg", "zign", "zapo", "pomi", "yoks", "unut", "görm", "bỏ", "quên", "outdated", "obsolete", "superseded", "revoked", "received", "longer", "void", "suspended", "lifted", "follow", "obey", "comply", "adhere", "abide", "never", "need", "don", "needn", "dont", "disobey", "vergiss", "oublie", "olvida", "esqueça"},
+		stems: slices.Concat(overrideStems, []string{"disa", "bypa", "turn", "swit", "susp", "deac", "supe", "over", "repl", "take", "trum", "untr", "lyin", "mali", "comp", "fake", "stop", "quit", "ceas", "chan", "dime", "tras", "nege", "zign", "zapo", "pomi", "yoks", "unut", "görm", "bỏ", "quên", "longer", "void", "suspended", "lifted", "follow", "obey", "comply", "adhere", "abide", "never", "need", "don", "needn", "dont", "disobey", "vergiss", "oublie", "olvida", "esqueça"}),
 		any: [][]string{
 			{`\b(?:(?:your|the|all|any)\s+)?(?:earlier|previous|prior|original|system|initial|old)\s+(?:instructions?|directions?|rules?|guidance|guidelines?|directives?)\s+(?:are|is)\s+(?:now\s+)?(?:outdated|out\s+of\s+date|obsolete|void|invalid|no\s+longer\s+valid|cancel+ed|superseded|revoked)`},
 			{"?follow|obey|comply|adhere|abide|bound", `\b(?:no\s+longer|don'?t|do\s+not|needn'?t|need\s+not|never)\s+(?:need\s+to\s+|have\s+to\s+|required\s+to\s+)?(?:follow|obey|comply\s+with|adhere\s+to|abide\s+by|be\s+bound\s+by)\s+(?:the\s+|your\s+|any\s+|these\s+|those\s+)?(?:\w+\s+)?(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|directives?|restrictions?|constraints?)\b`, `\b(?:your|you\s+(?:were|have\s+been|'ve\s+been)\s+given|you\s+(?:received|got|have\s+had)|(?:from|by)\s+(?:anthropic|openai|google|your\s+(?:developer|operator|creator|owner)|the\s+(?:system|developer|operator)))\b`},
@@ -160,7 +178,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleRoleplay,
-		stems: []string{"now", "pretend", "jailbreak", "jailbroken", "unrestricted", "unfiltered", "superuser", "administrator", "admin", "root", "anything", "longer", "developer", "syst", "hidd", "initial", "original", "secret", "instruction", "instructions", "bist", "sofort", "entwicklermodus", "maintenant", "désormais", "dorénavant", "semblant", "développeur", "ahora", "finge", "haz", "desarrollador", "agora", "finja", "desenvolvedor", "тепе", "моме", "прит", "пред", "режи", "сист", "write", "verbatim"},
+		stems: roleplayStems,
 		marks: "<| [inst [/inst << ## begin",
 		any: [][]string{
 			{`<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|(?:^|\s)#{2,}\s*(?:system|instruction)s?\b|\bbegin\s+(?:system|hidden)\s+(?:prompt|instructions?)`},
@@ -177,7 +195,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleRoleplay,
-		stems: []string{"mode", "swit", "goal", "unre", "unfi", "unce", "jail", "point", "moment", "restrictions", "filters", "filtering", "limitations", "guardrails", "censorship", "checks", "now", "pretend", "jailbreak", "jailbroken", "unrestricted", "unfiltered", "superuser", "administrator", "admin", "root", "anything", "longer", "developer", "syst", "hidd", "initial", "original", "secret", "instruction", "instructions", "bist", "sofort", "entwicklermodus", "maintenant", "désormais", "dorénavant", "semblant", "développeur", "ahora", "finge", "haz", "desarrollador", "agora", "finja", "desenvolvedor", "тепе", "моме", "прит", "пред", "режи", "сист", "write", "verbatim"},
+		stems: slices.Concat(roleplayStems, []string{"mode", "swit", "goal", "unre", "unfi", "unce", "jail", "point", "moment", "restrictions", "filters", "filtering", "limitations", "guardrails", "censorship", "checks"}),
 		marks: "<| [inst [/inst << ## begin",
 		any: [][]string{
 			{"?restrictions|filters|filtering|limitations|guardrails|censorship", `\b(?:no|without(?:\s+any)?)\s+(?:content\s+|safety\s+|ethical\s+|moral\s+)?(?:restrictions|filters|filtering|limitations|guardrails|censorship)\b`, `\b(?:respond|act|behave|answer|operate|reply|speak|you\s+are|you're|as\s+an?\s+(?:ai|assistant|model))\b`},
@@ -200,7 +218,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleConceal,
-		stems: []string{"tell", "telling", "inform", "informing", "mention", "mentioning", "notify", "notifying", "alert", "alerting", "reveal", "revealing", "disclose", "disclosing", "warn", "warning", "know", "knowing", "hide", "hiding", "conceal", "concealing", "keep", "keeping", "withhold", "withholding", "notice", "told", "aware", "suspect", "realize", "realise", "learn", "never", "secretly", "covertly", "quietly", "silently", "discreetly", "invisibly", "stealthily", "surreptitiously", "between", "knowledge", "noticing", "awareness", "sag", "sage", "sagen", "erzä", "erwä", "verr", "informiere", "informieren", "teile", "teilen", "zeige", "zeigen", "nutz", "benu", "anwe", "heimlich", "unbemerkt", "insgeheim", "ohne", "verbergen", "verheimlichen", "ne", "sans", "cache", "cachez", "dissimule", "dissimulez", "utilisateur", "utilisateurs", "secrètement", "discrètement", "digas", "diga", "menciones", "mencione", "informes", "informe", "avises", "avise", "muestres", "reveles", "cuentes", "notifiques", "sin", "oculta", "ocultar", "esconde", "esconder", "usuario", "usuarios", "secreto", "secretamente", "escondidas", "sigilosamente", "não", "nao", "sem", "usuário", "utilizador", "esconda", "oculte", "segredo", "sorrateiramente", "не", "без", "скро", "скры", "утаи", "поль", "тайн", "неза", "втай", "bother", "bothering", "necessary", "become", "show", "display", "ihm", "ihr", "ihnen"},
+		stems: concealStems,
 		any: [][]string{
 			{`\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|no\s+need\s+to|not\s+necessary\s+to)\s+(?:ever\s+)?(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|warn|warning|bother|bothering|let(?:ting)?\s+(?:the\s+)?(?:user|human)\s+know)\b.{0,40}\b(?:user|users|human|operator)\b`},
 			{`\bwithout\s+(?:ever\s+)?(?:telling|informing|letting\s+(?:the\s+)?(?:user|human)\s+know|mentioning\s+(?:it|this|that)\s+to)\b.{0,20}\b(?:user|users|human|operator|anyone|anybody)\b`},
@@ -218,7 +236,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleConceal,
-		stems: []string{"tell", "telling", "inform", "informing", "mention", "mentioning", "notify", "notifying", "alert", "alerting", "reveal", "revealing", "disclose", "disclosing", "warn", "warning", "know", "knowing", "hide", "hiding", "conceal", "concealing", "keep", "keeping", "withhold", "withholding", "notice", "told", "aware", "suspect", "realize", "realise", "learn", "never", "secretly", "covertly", "quietly", "silently", "discreetly", "invisibly", "stealthily", "surreptitiously", "between", "knowledge", "noticing", "awareness", "sag", "sage", "sagen", "erzä", "erwä", "verr", "informiere", "informieren", "teile", "teilen", "zeige", "zeigen", "nutz", "benu", "anwe", "heimlich", "unbemerkt", "insgeheim", "ohne", "verbergen", "verheimlichen", "ne", "sans", "cache", "cachez", "dissimule", "dissimulez", "utilisateur", "utilisateurs", "secrètement", "discrètement", "digas", "diga", "menciones", "mencione", "informes", "informe", "avises", "avise", "muestres", "reveles", "cuentes", "notifiques", "sin", "oculta", "ocultar", "esconde", "esconder", "usuario", "usuarios", "secreto", "secretamente", "escondidas", "sigilosamente", "não", "nao", "sem", "usuário", "utilizador", "esconda", "oculte", "segredo", "sorrateiramente", "не", "без", "скро", "скры", "утаи", "поль", "тайн", "неза", "втай", "bother", "bothering", "necessary", "become", "show", "display", "ihm", "ihr", "ihnen", "let", "ask", "prompt", "consult", "check", "ackn", "repeat", "quote", "discuss", "explain", "admit", "disclose", "anyone", "anybody", "deny", "lie", "claim", "asked", "with", "ment", "sayi", "appr", "auth", "cons", "agre", "gran", "pre"},
+		stems: slices.Concat(concealStems, []string{"let", "ask", "prompt", "consult", "check", "ackn", "repeat", "quote", "discuss", "explain", "admit", "anyone", "anybody", "deny", "lie", "claim", "asked", "with", "ment", "sayi", "appr", "auth", "cons", "agre", "gran", "pre"}),
 		any: [][]string{
 			{`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:ever\s+)?(?:tell|inform|mention\s+(?:it|this|that)\s+to|notify|alert|warn)\s+(?:anyone|anybody|them|the\s+(?:person|people|customer|requester|human)\s+(?:you(?:'re|\s+are)\s+)?(?:chatting|talking|speaking|working)\s+(?:with|to))\b`},
 			{"?deny|lie|claim|pretend|asked", `\b(?:deny|lie\s+about)\s+(?:that\s+)?(?:it|this\s+tool|the\s+tool|this|you|having)\s+(?:ever\s+)?(?:exists?|(?:was|were|has\s+been|have\s+been)\s+(?:used|called|run|invoked)|ran|used|called|invoked|using|calling)\b|\bif\s+(?:you\s+are\s+|you're\s+)?asked\s+about\s+(?:this|it|the\s+tool)\b.{0,30}\b(?:deny|lie|say\s+(?:no|nothing)|pretend|claim)`},
@@ -233,7 +251,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleSecret,
-		stems: []string{"api", "secret", "secrets", "private", "priv", "ssh", "bearer", "session", "refresh", "credentials", "credential", "password", "passwords", "passphrase", "env", "environment", "dotenv", "seed", "mnemonic", "conversation", "chat", "transcript", "messages", "dialog", "dialogue", "everything", "exfiltrate", "exfiltrating", "leak", "steal", "harvest", "siphon", "smuggle", "disclose", "contents", "content", "print", "output", "dump", "paste", "echo", "reveal", "schl", "zuga", "passwort", "passwörter", "kennwort", "anmeldedaten", "umgebungsvariablen", "geheimnisse", "gesprächsverlauf", "chatverlauf", "unterhaltung", "konversation", "nachrichten", "verrate", "stiehl", "stehle", "clé", "clés", "cles", "mot", "mots", "identifiants", "variables", "jetons", "historique", "révèle", "revele", "divulgue", "vole", "clave", "claves", "contraseña", "contraseñas", "credenciales", "historial", "conversación", "mensajes", "revela", "filtra", "roba", "chave", "chaves", "senha", "senhas", "credenciais", "histórico", "conversa", "mensagens", "vaze", "roube", "ключ", "прив", "секр", "паро", "учёт", "учет", "пере", "токе", "исто", "весь", "всю", "пред", "раск", "укра", "слей", "fill", "populate", "provide", "supply", "give", "hand", "trage", "gib", "nutzers", "benutzers", "paym", "saved", "bank", "cvv", "pin"},
+		stems: secretStems,
 		any: [][]string{
 			{secretHint, "@transfer", "?all|every|any|other|each|alle|sämtliche|tous|toutes|todos|todas|user's|users|user’s|nutzers|benutzers|anwenders|utilisateur|usuario|usuário|все|всех|пользовател|所有|全部|すべて|全て", qualifiedSecret},
 			{secretHint, "@read", "@transfer", secretNoun},
@@ -246,7 +264,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleSecret,
-		stems: []string{"api", "secret", "secrets", "private", "priv", "ssh", "bearer", "session", "refresh", "credentials", "credential", "password", "passwords", "passphrase", "env", "environment", "dotenv", "seed", "mnemonic", "conversation", "chat", "transcript", "messages", "dialog", "dialogue", "everything", "exfiltrate", "exfiltrating", "leak", "steal", "harvest", "siphon", "smuggle", "disclose", "contents", "content", "print", "output", "dump", "paste", "echo", "reveal", "schl", "zuga", "passwort", "passwörter", "kennwort", "anmeldedaten", "umgebungsvariablen", "geheimnisse", "gesprächsverlauf", "chatverlauf", "unterhaltung", "konversation", "nachrichten", "verrate", "stiehl", "stehle", "clé", "clés", "cles", "mot", "mots", "identifiants", "variables", "jetons", "historique", "révèle", "revele", "divulgue", "vole", "clave", "claves", "contraseña", "contraseñas", "credenciales", "historial", "conversación", "mensajes", "revela", "filtra", "roba", "chave", "chaves", "senha", "senhas", "credenciais", "histórico", "conversa", "mensagens", "vaze", "roube", "ключ", "прив", "секр", "паро", "учёт", "учет", "пере", "токе", "исто", "весь", "всю", "пред", "раск", "укра", "слей", "fill", "populate", "provide", "supply", "give", "hand", "trage", "gib", "nutzers", "benutzers", "clip", "paym", "bank", "cvv", "pin"},
+		stems: slices.Concat(secretStems, []string{"clip"}),
 		marks: "={ ](http @ http",
 		any: [][]string{
 			{"?={", `https?://\S*?[?&][\w.-]+=\{\{?\s*(?:[\w.]*[_.])?(?:email|e-mail|password|passwd|secret|session|cookie|conversation|history|chat|prompt|messages?|credentials?|context|memory)\w*\s*\}\}?`},
@@ -275,7 +293,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleShadowing,
-		stems: []string{"when", "whenever", "each", "every", "after", "before", "once", "bcc", "cc", "blind", "carbon", "forward", "other", "instead", "rather", "redirect", "reroute", "change", "replace", "override", "swap", "set", "deprecated", "broken", "disabled", "unsafe", "compromised", "malicious", "wenn", "quand", "lorsque", "chaque", "cuando", "cada", "siempre", "quando", "sempre", "toda", "когд", "кажд", "если", "if", "invoked", "triggered", "executed", "called"},
+		stems: shadowingStems,
 		marks: "调 呼 使 調",
 		any: [][]string{
 			{"?called|invoked|used|run|executed|triggered", "?when|if |after|before|once", whenCalledEN, shadowAction},
@@ -295,7 +313,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleShadowing,
-		stems: []string{"when", "whenever", "each", "every", "after", "before", "once", "bcc", "cc", "blind", "carbon", "forward", "other", "instead", "rather", "redirect", "reroute", "change", "replace", "override", "swap", "set", "deprecated", "broken", "disabled", "unsafe", "compromised", "malicious", "immediately", "automatically", "silently", "quietly", "always", "then", "also", "only", "exclusively", "trust", "fake", "untrusted", "rely", "beli", "inst", "rath", "previous", "earlier", "remaining", "wenn", "quand", "lorsque", "chaque", "cuando", "cada", "siempre", "quando", "sempre", "toda", "когд", "кажд", "если", "if", "invoked", "triggered", "executed", "called"},
+		stems: slices.Concat(shadowingStems, []string{"immediately", "automatically", "silently", "quietly", "always", "then", "also", "only", "exclusively", "trust", "fake", "untrusted", "rely", "beli", "inst", "rath", "previous", "earlier", "remaining"}),
 		marks: "调 呼 使 調",
 		any: [][]string{
 			{"?when|whenever|each time|every time|before|after", `\b(?:when|whenever|each\s+time|every\s+time|before|after)\s+\w+ing\s+(?:with|via|through|using|by)\s+(?:the\s+)?(?:` + toolRef + `)`, shadowAction},
@@ -306,7 +324,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleDirective,
-		stems: []string{"note", "notes", "reminder", "memo", "attention", "important", "directive", "dear", "hey", "ai", "assistant", "claude", "chatgpt", "gpt", "llm", "model", "language", "copilot", "gemini", "as", "always", "must", "should", "need", "have", "sure", "required", "before", "prior", "regardless", "matter", "even", "fill", "populate", "stuff", "notiz", "nachricht", "anweisung", "hinweis", "ki", "als", "musst", "müssen", "solltest", "bevor", "immer", "stets", "unbedingt", "ia", "en", "avant", "dois", "devez", "toujours", "nota", "mensaje", "instrucción", "instruccion", "como", "antes", "debes", "siempre", "primero", "mensagem", "instrução", "instrucao", "você", "voce", "deve", "sempre", "заме", "сооб", "инст", "прим", "ии", "как", "пере", "долж", "обяз", "всег", "снач"},
+		stems: directiveStems,
 		any: [][]string{
 			{"?note|reminder|memo|p.s", `\b(?:note|reminder|memo|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|model|llm|claude|gpt|chatgpt|copilot|gemini|language\s+model|ai\s+agent|ai\s+assistant)s?\b`},
 			{"?attention|important|directive", `\b(?:attention|important|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|model|llm|claude|gpt|chatgpt|copilot|gemini|language\s+model)s?\s*[:!]`},
@@ -338,7 +356,7 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleDirective,
-		stems: []string{"note", "notes", "reminder", "memo", "attention", "important", "directive", "dear", "hey", "ai", "assistant", "claude", "chatgpt", "gpt", "llm", "model", "language", "copilot", "gemini", "as", "always", "must", "should", "need", "have", "sure", "required", "before", "prior", "regardless", "matter", "even", "fill", "populate", "stuff", "notiz", "nachricht", "anweisung", "hinweis", "ki", "als", "musst", "müssen", "solltest", "bevor", "immer", "stets", "unbedingt", "ia", "en", "avant", "dois", "devez", "toujours", "nota", "mensaje", "instrucción", "instruccion", "como", "antes", "debes", "siempre", "primero", "mensagem", "instrução", "instrucao", "você", "voce", "deve", "sempre", "заме", "сооб", "инст", "прим", "ии", "как", "пере", "долж", "обяз", "всег", "снач", "after", "prior", "treat", "reading", "processing", "seeing", "parsing", "viewing", "whatever", "any", "every", "even", "rega", "matt", "start", "begin", "end", "prefix", "suffix", "sign", "finish", "close", "futu", "subs", "late", "foll", "atte", "noti", "mess", "memo", "remi", "reco", "sugg", "ment", "prom", "adve", "incl", "add", "inse", "appe", "plug", "put", "set", "tell", "info", "assu", "conv", "pers", "clai", "say", "enco", "urge", "pres"},
+		stems: slices.Concat(directiveStems, []string{"after", "treat", "reading", "processing", "seeing", "parsing", "viewing", "whatever", "any", "every", "rega", "matt", "start", "begin", "end", "prefix", "suffix", "sign", "finish", "close", "futu", "subs", "late", "foll", "atte", "noti", "mess", "remi", "reco", "sugg", "ment", "prom", "adve", "incl", "add", "inse", "appe", "plug", "put", "set", "tell", "info", "assu", "conv", "pers", "clai", "say", "enco", "urge", "pres"}),
 		any: [][]string{
 			{`\b(?:ai|llm|language\s+model|assistant|agent|model|bot|chatbot)s?\b(?:\s+[\w-]+){0,2}\s+(?:reading|processing|seeing|parsing|viewing)\s+this\b`},
 			{"?whatever the user|whatever they|whatever you are asked|any file|any path|anything the user", `(?:^|[.!?;:]\s)\W*(?:whatever\s+(?:the\s+user'?s?|they|you\s+are\s+asked)|(?:any|every)\s+\w+(?:\s+\w+)?\s+(?:the\s+)?user\s+(?:gives|provides|asks|mentions|sends|types))\b[^.!?]{0,40},\s*(?:first\s+|always\s+|just\s+|simply\s+)?(?:answer|respond|reply|say|tell|send|forward|post|upload|call|run|use|ignore|suggest|recommend|redirect)\b`},
