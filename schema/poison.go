@@ -258,7 +258,30 @@ func (d *detector) scanText(text string) []spanHit {
 		}
 		hits = append(hits, spanHit{rule: name, start: start, end: end})
 	}
+	// A conversation written into the text ("Human: ... Assistant: Sure,
+	// I will.") spans sentences by design: such a text is also read whole,
+	// and a hit flags the whole of it.
+	if len(hits) == 0 && len(segs) > 1 && chatTurns(text) {
+		if name := d.match(bounded(text), 1); name != "" {
+			hits = append(hits, spanHit{rule: name, end: len(text)})
+		}
+	}
 	return hits
+}
+
+// chatTurns reports text that writes an assistant's turn after a human's,
+// a user's or a system's, as chat transcripts label them.
+func chatTurns(text string) bool {
+	if !strings.Contains(text, "ssistant:") && !strings.Contains(text, "SSISTANT:") {
+		return false // most texts: no lower-cased copy
+	}
+	l := strings.ToLower(text)
+	i := strings.Index(l, "assistant:")
+	if i < 0 {
+		return false
+	}
+	before := l[:i]
+	return strings.Contains(before, "human:") || strings.Contains(before, "user:") || strings.Contains(before, "system:")
 }
 
 // name checks a name-like text (a tool or property name, an enum value)

@@ -396,7 +396,7 @@ var ruleSources = []ruleSource{
 			{"?#", `(?:^|\s)#{2,}\s*[(\[]?\s*(?:system|instruction)s?(?:[\s_]?(?:message|prompt))?\b`},
 			{"?[system](", `\[system\]\(#\w*\)`},
 			{"?instructions", `\b(?:new|updated|hidden|secret|real|true|override|overriding|priority)\s+(?:\w+\s+)?(?:system\s+)?instructions?\s*[:\-]`},
-			{"?human|user", "?assistant", `(?:^|\s)(?:human|user)\s*:\s.{1,200}\bassistant\s*:`},
+			{"?human|user", "?assistant", `(?:^|\s)(?:human|user)\s*:\s.{1,200}\bassistant\s*:\s*(?:sure|ok(?:ay)?|of\s+course|understood|i\s+will|yes|certainly|absolutely)\b`},
 			{"?reprogram|reset", `\breprogram(?:ming|med)?\b|\bbegin\s+(?:reprogramming|new\s+session)\b|\bfactory\s+reset\s+(?:yourself|your)\b`},
 			{"?will now|shall now|must now", `\byou\s+(?:will|shall|must)\s+now\s+(?:answer|respond|reply|act|behave|only|always|ignore|obey|call|send|forward|speak)\b`},
 			{"?repeat|written", `\brepeat\s+(?:the\s+|all\s+)?(?:words|text|sentences|everything|lines|instructions)\s+(?:above|before)\b|\bwhat\s+(?:was|is)\s+written\s+(?:at\s+the\s+(?:beginning|start|top)|above)\b`},

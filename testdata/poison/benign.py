@@ -123,6 +123,10 @@ plain = [
 for i, text in enumerate(plain):
     add(f"plain_{i}", text, {"input": S()})
 
+# A chat tool that shows the turns it expects (the injection family writes a
+# turn in which the assistant agrees).
+add("chat_format", "Sends one chat turn. Example: User: what is 2+2? Assistant: 4. The reply is the assistant's text.", {"message": S()})
+
 with open("testdata/poison/benign.jsonl", "w") as f:
     for d in out:
         f.write(json.dumps(d, ensure_ascii=False) + "\n")
