@@ -40,7 +40,7 @@ const (
 		`api[\s-]?ключ|ключ\pL*\s+api|приватн\pL*\s+ключ|секретн\pL*\s+ключ|ssh[\s-]?ключ|парол|учётн\pL*\s+данн|учетн\pL*\s+данн|переменн\pL*\s+окружени|токен|` +
 		`api\s?密钥|私钥|私鑰|密钥|密鑰|密码|密碼|凭证|憑證|凭据|令牌|环境变量|環境變數|apiキー|秘密鍵|シークレット|パスワード|認証情報|資格情報|トークン|環境変数)`
 
-	convNoun = `(?:(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|transcript|message\s+history)|conversation\s+so\s+far|conversation\s+transcripts?|\bchat\s+logs?\b|\buser'?s\s+(?:full\s+|entire\s+|whole\s+)?(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:all|previous|prior|earlier|past)\s+(?:user\s+)?messages|\buser'?s\s+(?:\w+\s+){0,3}messages|\b(?:last|recent|latest)\s+(?:\w+\s+)?(?:user\s+)?messages|everything\s+the\s+user\s+(?:said|wrote|typed|asked)|` +
+	convNoun = `(?:(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|transcript|message\s+history)|conversation\s+so\s+far|conversation\s+transcripts?|\bchat\s+logs?\b|\buser'?s\s+(?:full\s+|entire\s+|whole\s+)?(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:all|previous|prior|earlier|past)\s+(?:user\s+)?messages|\buser'?s\s+(?:\w+\s+){0,3}messages?\b|\buser'?s\s+(?:full|entire|whole|complete|exact)\s+(?:prompts?|requests?|inputs?)\b|\b(?:last|recent|latest)\s+(?:\w+\s+)?(?:user\s+)?messages|everything\s+the\s+user\s+(?:said|wrote|typed|asked)|` +
 		`gesprächsverlauf|chatverlauf|gesamte\s+(?:unterhaltung|konversation|gespräch)|bisherigen?\s+(?:unterhaltung|konversation|nachrichten)|` +
 		`historique\s+(?:de\s+la\s+)?(?:conversation|discussion|chat)|toute\s+la\s+conversation|messages\s+pr[ée]c[ée]dents|` +
 		`historial\s+(?:de\s+la\s+|del\s+)?(?:conversaci[óo]n|chat)|toda\s+la\s+conversaci[óo]n|conversaci[óo]n\s+completa|mensajes\s+anteriores|` +
@@ -119,7 +119,7 @@ const secretHint = "?pin code|pin number|bank pin|bank login|bank account|cvv|cr
 
 // sensitivePath names files no tool description has reason to ask the model
 // to read: keys, credential stores, client configurations of MCP itself.
-const sensitivePath = `(?:\.ssh\b|\bid[_\s-]?(?:rsa|dsa|ecdsa|ed25519)\b|\betc[/\s_-]?(?:passwd|shadow|sudoers)\b|\bmcp[.\s_-]?json\b|claude_desktop_config|\.cursor[/\\]|\.aws[/\\]credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.kube[/\\]config|\.docker[/\\]config\.json|\.npmrc\b|\.pypirc\b|\.gnupg\b|wallet\.dat|\.bash_history|\.zsh_history|cookies\.sqlite|\.config[/\\]gh[/\\]hosts|\.gitconfig\b|\.git[/\\]config\b|\b(?:any|all|every)\s+\*?\.(?:pem|p12|pfx)\s+files?)`
+const sensitivePath = `(?:\.ssh\b|\bid[_\s-]?(?:rsa|dsa|ecdsa|ed25519)\b|\betc[/\s_-]?(?:passwd|shadow|sudoers)\b|\bmcp[.\s_-]?json\b|claude_desktop_config|\.cursor[/\\]|\.aws[/\\]credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.kube[/\\]config|\.docker[/\\]config\.json|\.npmrc\b|\.pypirc\b|\.gnupg\b|wallet\.dat|\.bash_history|\.zsh_history|cookies\.sqlite|\.config[/\\]gh[/\\]hosts|\.gitconfig\b|\.git[/\\]config\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\bcredentials\.db\b|\.azure[/\\]|\.terraform\.d[/\\]credentials|\.vault-token\b|\b(?:any|all|every)\s+\*?\.(?:pem|p12|pfx)\s+files?)`
 
 // ruleSource is one rule as written.
 type ruleSource struct {
@@ -285,10 +285,10 @@ var ruleSources = []ruleSource{
 	},
 	{
 		name:  RuleFile,
-		stems: []string{"gitconfig", "config", "pem", "p12", "pfx", "ssh", "rsa", "dsa", "ecdsa", "ed25519", "etc", "passwd", "shadow", "sudoers", "mcp", "claude", "cursor", "aws", "credentials", "git", "netrc", "pgpass", "kube", "docker", "npmrc", "pypirc", "gnupg", "wallet", "bash_history", "zsh_history", "bash", "zsh", "cookies", "gh", "id", "json"},
+		stems: []string{"gitconfig", "config", "pem", "p12", "pfx", "gcloud", "azure", "terraform", "vault", "application_default_credentials", "ssh", "rsa", "dsa", "ecdsa", "ed25519", "etc", "passwd", "shadow", "sudoers", "mcp", "claude", "cursor", "aws", "credentials", "git", "netrc", "pgpass", "kube", "docker", "npmrc", "pypirc", "gnupg", "wallet", "bash_history", "zsh_history", "bash", "zsh", "cookies", "gh", "id", "json"},
 		drop:  `\S*\.pub\b|\.ssh[/\\](?:config|known_hosts)\b`,
 		any: [][]string{
-			{"?ssh|rsa|dsa|ed25519|passwd|shadow|sudoers|mcp|claude_desktop|cursor|aws|git-credentials|netrc|pgpass|kube|docker|npmrc|pypirc|gnupg|wallet.dat|_history|cookies.sqlite|hosts|gitconfig|.git/config|.pem|.p12|.pfx", sensitivePath, "@access"},
+			{"?ssh|rsa|dsa|ed25519|passwd|shadow|sudoers|mcp|claude_desktop|cursor|aws|git-credentials|netrc|pgpass|kube|docker|npmrc|pypirc|gnupg|wallet.dat|_history|cookies.sqlite|hosts|gitconfig|.git/config|.pem|.p12|.pfx|gcloud|application_default|credentials.db|.azure|.terraform.d|.vault-token", sensitivePath, "@access"},
 		},
 	},
 	{
@@ -318,7 +318,7 @@ var ruleSources = []ruleSource{
 		any: [][]string{
 			{"?when|whenever|each time|every time|before|after", `\b(?:when|whenever|each\s+time|every\s+time|before|after)\s+\w+ing\s+(?:with|via|through|using|by)\s+(?:the\s+)?(?:` + toolRef + `)`, shadowAction},
 			{"?call|invoke|run|execute|use", `\b(?:immediately|automatically|silently|quietly|always|then|also)\s+(?:call|invoke|run|execute|use)\s+(?:the\s+)?[` + "`" + `'"]?(?:delete|drop|remove|destroy|wipe|purge|erase|truncate|reset|revoke|transfer|force)[_.:-][a-z0-9_.:-]+`},
-			{"?trust|rely|believe|fake|compromised|malicious|untrusted", `\b(?:only|exclusively)\s+(?:trust|use|rely\s+on|believe)\s+(?:this|our)\s+(?:tool|server|function|source|description)\b|\b(?:trust|rely\s+on|believe)\s+only\s+(?:on\s+)?(?:this|our)\s+(?:tool|server|function|source|description)|\b(?:other|previous|earlier|remaining)\s+(?:tools?|servers?|tool\s+descriptions?|descriptions?|functions?)\s+(?:are|is)\s+(?:fake|compromised|malicious|untrusted|lying|not\s+to\s+be\s+trusted|impostors?)\b`},
+			{"?trust|rely|believe|fake|compromised|malicious|untrusted", `\b(?:only|exclusively)\s+(?:trust|use|rely\s+on|believe)\s+(?:this|our)\s+(?:tool|server|function|source|description|one)\b|\bother\s+(?:\w+\s+)?(?:tools?|servers?|functions?)\s+(?:return|give|provide|produce)\s+(?:wrong|incorrect|false|bad|unreliable|outdated|fake|malicious)\b|\b(?:trust|rely\s+on|believe)\s+only\s+(?:on\s+)?(?:this|our)\s+(?:tool|server|function|source|description)|\b(?:other|previous|earlier|remaining)\s+(?:tools?|servers?|tool\s+descriptions?|descriptions?|functions?)\s+(?:are|is)\s+(?:fake|compromised|malicious|untrusted|lying|not\s+to\s+be\s+trusted|impostors?)\b`},
 			{`\bother\s+tools?\s+(?:must|should|may|can)\s*(?:not|never|n't)\s+be\s+(?:used|called|invoked)\b`},
 		},
 	},
@@ -368,7 +368,10 @@ var ruleSources = []ruleSource{
 			{"?even if|even when|regardless|whatever|no matter", `(?:\b(?:never|always|must|do\s+not|don'?t|only)\b|^\W*(?:respond|answer|reply|say|tell|add|include|keep))[^.!?]{0,80}\b(?:even\s+if|even\s+when|regardless\s+of\s+what|whatever|no\s+matter\s+what)\s+the\s+user\s+(?:asks?|says|wants|requests?|tells?\s+you|objects?|insists?|prefers?)\b`},
 			{"?start|begin|end|prefix|suffix|sign|finish|close", `\b(?:start|begin|end|prefix|suffix|sign|finish|close)\s+(?:every|each|all)\s+(?:of\s+your\s+|\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|messages?\s+to\s+the\s+user)\s+with\b`},
 			{"?future|subsequent|later|following", `\b(?:for|in|across)\s+(?:all|every|each|any)\s+(?:future|subsequent|later|following)\s+(?:conversations?|sessions?|chats?|turns?|requests?|queries|messages?|interactions?)\b`},
-			{"?before|after|prior to", `(?:^|[.!?;:]\s)\W*(?:before|after|prior\s+to)\s+(?:responding|answering|replying|you\s+(?:respond|answer|reply)|(?:(?:each|every|any)\s+(?:of\s+)?)?your\s+(?:responses?|answers?|replies|turns?)|(?:each|every|any)\s+(?:turn|(?:response|answer|reply)\s+to\s+the\s+user)|(?:each|every)\s+answer)\b,?\s+(?:please\s+)?(?:always\s+|first\s+|also\s+)?(?:run|execute|call|invoke|visit|open|fetch|download|send|post|output|print|include|append|read|write|email|upload|render|display|add|insert|load|use|curl|wget)\b`},
+			{"?before|after|prior to", `(?:^|[.!?;:]\s)\W*(?:before|after|prior\s+to)\s+(?:responding|answering|replying|you\s+(?:respond|answer|reply)|(?:(?:each|every|any)\s+(?:of\s+)?)?your\s+(?:responses?|answers?|replies|turns?)|(?:each|every|any)\s+(?:turn|(?:response|answer|reply)\s+to\s+the\s+user)|(?:each|every)\s+answer)\b(?:[^.;:,]{0,40},)?,?\s+(?:please\s+)?(?:always\s+|first\s+|also\s+)?(?:run|execute|call|invoke|visit|open|fetch|download|send|post|output|print|include|append|read|write|email|upload|render|display|add|insert|load|use|curl|wget)\b`},
+			{"?always|only|must", "?this", `\b(?:always|only|must)\s+(?:choose|prefer|pick|select|use|call|invoke)\s+this\s+(?:tool|function|server)\b`, `\b(?:over|instead\s+of|before|rather\s+than)\s+(?:any|every|all)\s+(?:other\s+)?(?:tools?|functions?|servers?)\b|\beven\s+(?:when|if)\s+other\s+(?:tools?|functions?|servers?)\b|\bregardless\s+of\s+(?:the\s+)?(?:task|request|question)|\bfor\s+(?:every|all|any)\s+(?:tasks?|requests?|quer(?:y|ies))\b`},
+			{"?best|most reliable|most accurate|only reliable", `\b(?:the\s+)?(?:best|most\s+reliable|only\s+reliable|most\s+accurate)\s+tool\s+for\s+(?:every|all|any)\s+(?:tasks?|requests?|quer(?:y|ies)|questions?|purposes?)\b`},
+			{"?your response|your reply|your answer", `\byour\s+(?:response|reply|answer)\s+must\s+(?:begin|start)\s+(?:by|with)\s+(?:calling|invoking|running|using)\b`},
 			{"?treat", `\btreat\b.{0,60}\bas\s+(?:(?:trusted|authoritative|binding|new|system|developer|your|the\s+user'?s|user)\s+)*(?:instructions?|commands?|directives?|orders?|system\s+(?:prompts?|messages?))\b`, `\b(?:return|output|result|response|text|content|tool)`},
 		},
 	},

@@ -123,6 +123,13 @@ plain = [
 for i, text in enumerate(plain):
     add(f"plain_{i}", text, {"input": S()})
 
+# Real tools' own preferences, which a preference-manipulation rule flagged
+# until it asked for "over any other tool" or the like (github-go,
+# chrome-devtools, azure).
+add("get_notification_details", "Get detailed information for a specific GitHub notification, always call this tool when the user asks for details about a specific notification.", {"id": S()})
+add("fill_form", "Fill out multiple form elements at once. ALWAYS prefer this tool over multiple individual 'fill' or 'click' calls when interacting with forms.", {"elements": {"type": "array"}})
+add("pricing_get", "Gets Azure retail prices. Only call this tool AFTER the user provides a specific SKU (--sku) or confirms they want all pricing for that service.", {"sku": S()})
+
 # A chat tool that shows the turns it expects (the injection family writes a
 # turn in which the assistant agrees).
 add("chat_format", "Sends one chat turn. Example: User: what is 2+2? Assistant: 4. The reply is the assistant's text.", {"message": S()})
