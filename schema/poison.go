@@ -348,7 +348,8 @@ func (d *detector) match(s string, depth int) string {
 }
 
 // candidates is the bit set of rules whose words occur in text; every rule
-// when text holds CJK characters, which are not split into words.
+// when text holds CJK characters, which are not split into words, or
+// Devanagari or Thai, whose words marks split.
 func (d *detector) candidates(text string) uint64 {
 	var bits uint64
 	for i, r := range d.rules {
@@ -364,6 +365,9 @@ func (d *detector) candidates(text string) uint64 {
 		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if letter && r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
 			return ^uint64(0)
+		}
+		if r >= 0x0900 && r < 0x0E80 && unicode.In(r, unicode.Devanagari, unicode.Thai) {
+			return ^uint64(0) // vowel signs are marks, which split its words apart
 		}
 		switch {
 		case letter && start < 0:
