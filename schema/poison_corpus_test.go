@@ -131,8 +131,8 @@ func TestPoisonBenign(t *testing.T) {
 
 // holdoutFirstRun is how many of holdout.jsonl's definitions the detector
 // flagged when each round was first run (2026-12-02), before anyone could
-// tune a rule to it: 3 of round 6's 30, 14 of round 7's 30.
-const holdoutFirstRun = 3 + 14
+// tune a rule to it: 3 of round 6's 30, 14 of round 7's, 16 of round 8's.
+const holdoutFirstRun = 3 + 14 + 16
 
 // TestPoisonHoldout measures the detector on a round of poisoned
 // definitions no rule was widened for: its recall on attacks it has not
