@@ -26,11 +26,22 @@ type clause struct {
 
 // check is one condition of a clause: a pattern (with the literals one of
 // which its matches hold, nil when unknown), a lexicon, or a literal set.
+// A pattern's tight form is compiled on first use: only text with
+// spaced-out letters reads it, and compiling every one up front doubled
+// the detector's compile cost.
 type check struct {
-	re, tight   *regexp.Regexp
-	lits, tlits []string
-	lex         *lexicon
-	any         []string // "?a|b": one of these substrings
+	re    *regexp.Regexp
+	lits  []string
+	tight func() pattern // nil for a lexicon or a literal set
+	lex   *lexicon
+	any   []string // "?a|b": one of these substrings
+}
+
+// pattern is a compiled pattern and the literals one of which its matches
+// hold (nil when unknown).
+type pattern struct {
+	re   *regexp.Regexp
+	lits []string
 }
 
 // lexicon is a compiled set of words and substrings.
@@ -86,7 +97,8 @@ func (c *check) holds(text string, tight bool) bool {
 	}
 	re, lits := c.re, c.lits
 	if tight {
-		re, lits = c.tight, c.tlits
+		t := c.tight()
+		re, lits = t.re, t.lits
 	}
 	if lits != nil && !containsAny(text, lits) {
 		return false
@@ -120,8 +132,11 @@ func compileRuleCheck(p string) check {
 	case strings.HasPrefix(p, "?"):
 		return check{any: strings.Split(p[1:], "|")}
 	}
-	t := tightPattern(p)
-	return check{re: regexp.MustCompile(p), lits: requiredLiterals(p), tight: regexp.MustCompile(t), tlits: requiredLiterals(t)}
+	tight := sync.OnceValue(func() pattern {
+		t := tightPattern(p)
+		return pattern{re: regexp.MustCompile(t), lits: requiredLiterals(t)}
+	})
+	return check{re: regexp.MustCompile(p), lits: requiredLiterals(p), tight: tight}
 }
 
 // detector holds the compiled rules and the index from word beginnings to

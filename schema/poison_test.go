@@ -180,3 +180,27 @@ func TestSpansAreCut(t *testing.T) {
 		t.Errorf("flags do not survive the record's JSON: %+v, %v", rec.Flags, err)
 	}
 }
+
+// TestTightPatternsCompile compiles the tight form of every pattern, which
+// the detector otherwise compiles only when spaced-out text first needs
+// it: a pattern whose tight form does not compile fails here, not in a
+// catalog's normalization.
+func TestTightPatternsCompile(t *testing.T) {
+	n := 0
+	for _, r := range poison().rules {
+		for _, c := range r.clauses {
+			for _, ch := range c.checks {
+				if ch.tight == nil {
+					continue
+				}
+				if p := ch.tight(); p.re == nil {
+					t.Errorf("rule %s: tight pattern of %q is nil", r.name, ch.re)
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no pattern has a tight form")
+	}
+}
