@@ -89,6 +89,9 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		if demoted(t.Doc.Desc, named) {
 			top[i].fused *= deprecatedRank
 		}
+		if unasked(names[i], p.words) {
+			top[i].fused *= destructiveRank
+		}
 	}
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
 	return byID, nil

@@ -1,0 +1,25 @@
+package search
+
+import "testing"
+
+func TestUnasked(t *testing.T) {
+	tests := []struct {
+		name, intent string
+		want         bool
+	}{
+		{"delete_observations", "store a fact about a person", true},
+		{"drop_table", "show me the orders table", true},
+		{"delete_observations", "delete what I said about Bob", false},
+		{"delete_observations", "remove a fact about Bob", false},
+		{"remove_item", "deletion of an item", false},
+		{"kill_process", "stop the server process", false},
+		{"delete_cache", "clear the cache", false},
+		{"add_observations", "store a fact about a person", false},
+		{"list_deleted_items", "list items", false}, // "deleted" is no action
+	}
+	for _, tt := range tests {
+		if got := unasked(nameWords(tt.name), words(tt.intent)); got != tt.want {
+			t.Errorf("unasked(%q, %q) = %v, want %v", tt.name, tt.intent, got, tt.want)
+		}
+	}
+}
