@@ -184,6 +184,8 @@ var synonymGroups = [][]string{
 	// tools that say it mean RAM.)
 	{"remember", "memorize", "knowledge graph", "knowledge base"},
 	{"fact", "observation", "note"},
+	// Facts are what a knowledge graph or base keeps.
+	{"fact", "knowledge"},
 	// Short forms of the abbreviations, for the tools that write them:
 	// those that at least four of the real catalogs' tools write.
 	{"database", "db"},

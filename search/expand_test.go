@@ -219,3 +219,17 @@ func TestCompoundCandidates(t *testing.T) {
 		}
 	}
 }
+
+// A synonym holds in the plural the intent writes: "facts" holds
+// observations as "fact" does.
+func TestSynonymsHoldPlurals(t *testing.T) {
+	syn := newSynonyms(synonymGroups)
+	for _, intent := range []string{"store a fact", "store facts"} {
+		if !syn.holds(words(intent), "observations") {
+			t.Errorf("%q does not hold observations", intent)
+		}
+	}
+	if syn.holds(words("store a factor"), "observations") {
+		t.Error(`"factor" holds observations`)
+	}
+}

@@ -33,10 +33,11 @@ func laptopSearcher(t *testing.T) *Searcher {
 // (see abbreviations). A first word no tool
 // describes ("remember") finds the memory server's tools by its synonyms
 // (see Searcher.standIns), and the content after "remember that" or
-// "note that" is not searched as the topic (see contentClause). (Not yet
-// "store a fact ...": "store" is a word many tools hold, and a
-// synonym-only match of "fact" scores below any tool holding one of the
-// intent's own words.)
+// "note that" is not searched as the topic (see contentClause), and so is
+// a rare word of a short intent ("store a fact": the catalog's only
+// "fact" is an idiom). A tool that destroys what the intent does not ask
+// to lose (delete_observations for "store a fact") does not come first
+// (see unasked).
 func TestLaptopIntents(t *testing.T) {
 	s := laptopSearcher(t)
 	tests := []struct {
@@ -56,6 +57,9 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "remember that Alice works at Acme", never1: "desktop-commander/write_file"},
 		{intent: "note that Alice works at Acme", top3: fromServer("memory")},
 		{intent: "store a fact about a person", never1: "filesystem/write_file"},
+		{intent: "store a fact about a person", top3: fromServer("memory"), never1: "memory/delete_observations"},
+		{intent: "store facts about people", top3: fromServer("memory"), never1: "memory/delete_observations"},
+		{intent: "record a fact about a customer", top3: fromServer("memory"), never1: "memory/delete_observations"},
 		// An action no tool describes is searched by its synonyms.
 		{intent: "remember that Alice works at Acme", top3: fromServer("memory")},
 		{intent: "remember this", top3: fromServer("memory")},

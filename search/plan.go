@@ -199,43 +199,60 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	return p
 }
 
-// standIns returns the synonyms the catalog holds of the intent's first
+// standIns returns the synonyms the catalog holds of the words it all
+// but lacks (at most one tool holds them), searched at full weight beside
+// those words, not only in the low-weight synonym query that any tool
+// holding another of the intent's words outvotes. The catalog then says
+// the thing in other words: "remember" against a knowledge graph's tools,
+// whose only "remember" is a login form's label; "a fact" against tools
+// that add "observations" to a "knowledge graph", whose only "fact" is an
+// idiom ("after the fact"). In a short intent (shortIntent words or
+// fewer) every such word is stood in for. In a longer one only the first
 // word (its action, as a request is mostly written: "remember that ...",
-// "memorize ...") when at most one tool holds that word and no tool's
-// name or description does. The catalog then says the action in other
-// words ("remember" against a knowledge graph's tools, whose only
-// "remember" is a login form's label): its synonyms are searched in its
-// place, at full weight, not as the low-weight synonym query that any
-// tool holding another of the intent's words outvotes. Only the first
-// word: standing in for every rare word put generic synonyms (list for
-// "view", edit for "change") into long chatty requests, and cost MetaTool
+// "memorize ..."), and only when no tool's name or description holds it:
+// standing in for every rare word put generic synonyms (list for "view",
+// edit for "change") into long chatty requests, and cost MetaTool
 // queries.
 func (s *Searcher) standIns(ctx context.Context, ws []string, docs map[string]int, named map[string]bool) []string {
-	if len(ws) == 0 {
-		return nil
+	short := len(ws) <= shortIntent
+	var out []string
+	for i, w := range ws {
+		if i > 0 && !short {
+			break
+		}
+		syns := s.syn.of(w)
+		if named[w] || isNumber(w) || len(syns) == 0 {
+			continue
+		}
+		d := docs[w]
+		for _, st := range stems(w) {
+			d = max(d, docs[st])
+		}
+		if d > 1 {
+			continue
+		}
+		if !short {
+			described, err := s.st.Described(ctx, w)
+			if err != nil {
+				s.logger.Warn("search: described-word lookup failed", "err", err)
+				return nil
+			}
+			if described {
+				continue
+			}
+		}
+		for _, o := range heldSynonyms(syns, ws, docs) {
+			if !slices.Contains(out, o) {
+				out = append(out, o)
+			}
+		}
 	}
-	w := ws[0]
-	syns := s.syn.of(w)
-	if named[w] || isNumber(w) || len(syns) == 0 {
-		return nil
-	}
-	d := docs[w]
-	for _, st := range stems(w) {
-		d = max(d, docs[st])
-	}
-	if d > 1 {
-		return nil
-	}
-	described, err := s.st.Described(ctx, w)
-	if err != nil {
-		s.logger.Warn("search: described-word lookup failed", "err", err)
-		return nil
-	}
-	if described {
-		return nil
-	}
-	return heldSynonyms(syns, ws, docs)
+	return out
 }
+
+// shortIntent is the most words (stop words aside) of an intent whose
+// every rare word is stood in for (see standIns).
+const shortIntent = 3
 
 // heldSynonyms returns the synonyms in syns that the catalog holds and ws
 // does not.

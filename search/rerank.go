@@ -217,7 +217,9 @@ func descCoverage(d store.Doc, intentWords []string, weights []float64, forms *f
 // (see wordsMatch) or is a synonym of it.
 func (s synonyms) holds(intentWords []string, w string) bool {
 	return slices.ContainsFunc(intentWords, func(qw string) bool { return wordsMatch(w, qw) }) ||
-		slices.ContainsFunc(s.of(w), func(o string) bool { return slices.Contains(intentWords, o) })
+		slices.ContainsFunc(s.of(w), func(o string) bool {
+			return slices.ContainsFunc(intentWords, func(qw string) bool { return qw == o || pluralOf(o, qw) })
+		})
 }
 
 // wordsMatch reports whether a and b are one word for the boosts: equal,
