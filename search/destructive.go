@@ -16,8 +16,10 @@ var destroyingWords = setOf("delete", "remove", "drop", "destroy", "erase", "pur
 // destroyingWords and their forms (deleting, removal): an intent holding
 // one may mean any destroying tool.
 var undoingWords = setOf("clear", "clean", "cleanup", "cancel", "discard", "forget", "rid",
-	"unsubscribe", "flush", "reset", "evict", "expunge", "prune", "stop", "end", "close",
-	"detach", "unassign", "unset", "empty", "dispose", "retire", "deprovision", "teardown", "tear")
+	"flush", "reset", "evict", "expunge", "prune", "stop", "end", "close", "detach", "empty",
+	"dispose", "retire", "deprovision", "teardown", "tear", "undo", "disable", "deactivate",
+	"unassign", "unset", "unsubscribe", "unfollow", "unstar", "unwatch", "unpin", "unshare",
+	"unpublish", "unregister", "deregister", "unlabel", "untag")
 
 // unasked reports whether a tool with name words nameWords destroys
 // something the intent, with words intentWords, does not ask to lose.

@@ -14,6 +14,8 @@ func TestUnasked(t *testing.T) {
 		{"remove_item", "deletion of an item", false},
 		{"kill_process", "stop the server process", false},
 		{"delete_cache", "clear the cache", false},
+		{"remove_star", "unstar that repository", false},
+		{"delete_webhook", "disable the webhook", false},
 		{"add_observations", "store a fact about a person", false},
 		{"list_deleted_items", "list items", false}, // "deleted" is no action
 	}
