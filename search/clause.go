@@ -68,36 +68,76 @@ func relativeClause(intent string) (start, end int) {
 
 // contentVerbs keep or pass on what follows them: after one, a "that"
 // clause is the content to keep or say ("remember that Alice works at
-// Acme", "note that the deploy moved"), not the topic of the request, as
-// it is after a verb of checking ("check that the pods are running").
-var contentVerbs = setOf("remember", "memorize", "memorise", "note", "record", "log", "say", "tell", "mention")
+// Acme", "note that the deploy moved", "jot down that Bob likes tea"),
+// not the topic of the request, as it is after a verb of checking
+// ("check that the pods are running").
+var contentVerbs = setOf("remember", "memorize", "memorise", "note", "record", "log", "say", "tell",
+	"mention", "jot", "write")
 
-// thatWord finds the word "that", in any case.
-var thatWord = regexp.MustCompile(`(?i)\bthat\b`)
+// downVerbs are content verbs only with "down": "write down that ...",
+// where "write that report to disk" asks to write.
+var downVerbs = setOf("jot", "write")
+
+// keepVerbs ask only to keep what follows them, "that" or not: all of
+// "remember my favorite color is blue" after the verb is the content.
+// (After "note", "record" or "log" without "that", what follows may be
+// the thing to act on: "log the error", "record the meeting".)
+var keepVerbs = setOf("remember", "memorize", "memorise")
 
 // contentClause returns the verb and the query words of the content
-// clause of an intent that opens with a content verb and "that" (see
-// contentVerbs), or "" and nil.
+// clause of an intent that opens with a content verb (and "down":
+// "jot down", "write down") and "that", or with a keep verb (see
+// contentVerbs, keepVerbs); or "" and nil.
 func contentClause(intent string) (verb string, content map[string]bool) {
 	ws := words(intent)
 	if len(ws) > 0 && ws[0] == "please" {
 		ws = ws[1:]
 	}
-	if len(ws) < 3 || !contentVerbs[ws[0]] || ws[1] != "that" {
+	if len(ws) < 2 || !contentVerbs[ws[0]] {
 		return "", nil
 	}
-	// The first "that" is the one after the verb. The clause is read as
-	// written: lower-cased first, "myProject" would be one word, where
-	// the intent's words hold "my" and "project".
-	loc := thatWord.FindStringIndex(intent)
+	verb, next := ws[0], 1
+	if ws[next] == "down" {
+		next++ // jot down, write down, note down
+	} else if downVerbs[verb] {
+		return "", nil
+	}
+	that := next < len(ws) && ws[next] == "that"
+	if !that && !keepVerbs[verb] {
+		return "", nil
+	}
+	// The clause is read as written: lower-cased first, "myProject" would
+	// be one word, where the intent's words hold "my" and "project". It
+	// starts after the verb, its "down" and its "that".
+	re := verbPhrase(verb, next > 1, that)
+	loc := re.FindStringIndex(intent)
 	if loc == nil {
 		return "", nil
 	}
 	content = make(map[string]bool)
 	for _, w := range queryWords(intent[loc[1]:]) {
-		if w != ws[0] {
+		if w != verb {
 			content[w] = true
 		}
 	}
-	return ws[0], content
+	if len(content) == 0 {
+		return "", nil // "remember this": nothing but the request
+	}
+	if next > 1 {
+		content["down"] = true // the verb's particle is no topic either
+	}
+	return verb, content
+}
+
+// verbPhrase matches, in any case, verb followed by "down" when down is
+// set and by "that" when that is set.
+func verbPhrase(verb string, down, that bool) *regexp.Regexp {
+	expr := `(?i)\b` + regexp.QuoteMeta(verb) + `\b`
+	if down {
+		expr += `\W+down\b`
+	}
+	if that {
+		expr += `\W+that\b`
+	}
+	return regexp.MustCompile(expr)
 }

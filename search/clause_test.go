@@ -42,6 +42,14 @@ func TestContentClause(t *testing.T) {
 		{"remember this", "", nil},
 		{"the note that Alice wrote", "", nil}, // not a request opening with the verb
 		{"Remember That myProject uses Go", "remember", []string{"go", "project", "uses"}}, // humps split as written
+		// A keep verb needs no "that".
+		{"remember my favorite color is blue", "remember", []string{"blue", "color", "favorite"}},
+		{"Memorize: Bob's birthday is May 3", "memorize", []string{"3", "birthday", "bob"}},
+		{"jot down that Bob likes tea", "jot", []string{"bob", "down", "likes", "tea"}},
+		{"write down that the deploy moved", "write", []string{"deploy", "down", "moved"}},
+		{"write that report to disk", "", nil}, // "write" keeps only with "down"
+		{"log the error", "", nil},             // without "that", what to act on
+		{"record the meeting", "", nil},
 	}
 	for _, tt := range tests {
 		verb, content := contentClause(tt.intent)

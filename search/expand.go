@@ -183,7 +183,7 @@ var synonymGroups = [][]string{
 	// "knowledge base", Reflect's notes. ("memory" is left out: most
 	// tools that say it mean RAM.)
 	{"remember", "memorize", "knowledge graph", "knowledge base"},
-	{"fact", "observation", "note"},
+	{"fact", "observation", "note", "jot"},
 	// Facts are what a knowledge graph or base keeps.
 	{"fact", "knowledge"},
 	// Short forms of the abbreviations, for the tools that write them:

@@ -63,6 +63,10 @@ func TestLaptopIntents(t *testing.T) {
 		// An action no tool describes is searched by its synonyms.
 		{intent: "remember that Alice works at Acme", top3: fromServer("memory")},
 		{intent: "remember this", top3: fromServer("memory")},
+		// A keep verb's object is the content, "that" or not; "jot down
+		// that" keeps as "note that" does.
+		{intent: "remember my favorite color is blue", top3: fromServer("memory")},
+		{intent: "jot down that Bob likes tea", top3: fromServer("memory")},
 		{intent: "get the weather", quiet: true},
 		{intent: "find gluten-free recipes", quiet: true},
 		// A question of quantity asks for a count, not for the *-many
