@@ -14,8 +14,9 @@ import (
 // music). Each value-shaped token is cut out of the intent before its
 // words are read and replaced by the words its shape implies: a path by
 // "file" and its format ("reports/q3.md": file markdown) or by
-// "directory"; a URL by "url" and "web"; a domain by "domain" and "web";
-// an email address by "email". The names inside a value (folders, a
+// "directory"; a URL by "url" and "web"; a domain by "domain" and "web",
+// and "url" when it is to be opened ("go to example.org"); an email
+// address by "email". The names inside a value (folders, a
 // file's stem, a host's labels) are kept as weak words: the words leg's
 // low-weight query at most, never the boosts. An opaque blob or id
 // (base64, hex, a UUID) is dropped. A path that something is saved,
@@ -101,6 +102,7 @@ func readValues(intent string) valueReading {
 	var text strings.Builder
 	fields := strings.Fields(intent)
 	writing, target := false, false
+	visiting := false           // the words just before are a visit verb, and "to" if any
 	asked, file := false, false // a word outside values says what to do; a file is named
 	for _, f := range fields {
 		lead, tok, trail := trimToken(f)
@@ -110,6 +112,7 @@ func readValues(intent string) valueReading {
 			lw := strings.ToLower(tok)
 			writing = writing || writeVerbs[lw]
 			target = lw == "to" || lw == "into" || lw == "as"
+			visiting = visitVerbs[lw] || visiting && lw == "to"
 			text.WriteString(f)
 			text.WriteByte(' ')
 			continue
@@ -117,7 +120,10 @@ func readValues(intent string) valueReading {
 		if writing && target && (kind == fileValue || kind == dirValue) {
 			hints = append(hints, "write")
 		}
-		target = false
+		if visiting && kind == domainValue {
+			hints = append(slices.Clone(hints), "url") // a page's address
+		}
+		target, visiting = false, false
 		file = file || kind == fileValue
 		r.hints = append(r.hints, hints...)
 		r.weak = append(r.weak, weak...)
@@ -148,6 +154,12 @@ func trimToken(f string) (lead, tok, trail string) {
 	return lead, end, trail
 }
 
+// visitVerbs are the verbs that, right before a domain (or before "to"
+// and a domain), say it is a page to load: "open google.com", "go to
+// example.org".
+var visitVerbs = setOf("open", "opens", "opening", "visit", "visits", "visiting", "go", "goes",
+	"navigate", "navigates", "navigating", "browse", "browsing", "load", "loads", "loading")
+
 // valueKind is what classify found.
 type valueKind int
 
@@ -155,7 +167,8 @@ const (
 	notValue valueKind = iota
 	fileValue
 	dirValue
-	otherValue // a URL, domain, email address, blob or id
+	domainValue
+	otherValue // a URL, email address, blob or id
 )
 
 // classify reads one token: the words it implies, the weak words of its
@@ -185,7 +198,7 @@ func classify(tok string) (hints, weak []string, kind valueKind) {
 			return append([]string{"file"}, format...), words(strings.TrimSuffix(tok, ext)), fileValue
 		}
 		if isDomain(tok) {
-			return domainHints, hostWords(tok), otherValue
+			return domainHints, hostWords(tok), domainValue
 		}
 	}
 	return nil, nil, notValue

@@ -23,6 +23,10 @@ func TestReadValues(t *testing.T) {
 		{"summarize report.pdf", []string{"summarize", "file", "pdf"}, []string{"report"}},
 		{"scrape https://www.example.com/pricing?plan=pro.", []string{"scrape", "url", "web"}, []string{"example"}},
 		{"is shop.example.org down", []string{"down", "domain", "web"}, []string{"shop", "example"}},
+		// A domain to open is a page's address.
+		{"open google.com in the browser", []string{"open", "browser", "domain", "web", "url"}, []string{"google"}},
+		{"go to example.org", []string{"go", "domain", "web", "url"}, []string{"example"}},
+		{"open a ticket about example.org", []string{"open", "ticket", "domain", "web"}, []string{"example"}},
 		{"who is jane@acme.com", []string{"email"}, nil},
 		{"describe iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
 			[]string{"describe"}, nil},
