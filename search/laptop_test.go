@@ -82,6 +82,7 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "list my github repos", first: "server-github/search_repositories"},
 		// The catalog's word for the action: Twilio "purchases" numbers.
 		{intent: "buy a phone number", first: "twilio/TwilioApiV2010--CreateIncomingPhoneNumber"},
+		{intent: "read the README", top3: func(r Result) bool { return strings.HasPrefix(r.Name, "read") }},
 		// A domain to open is a page to load.
 		{intent: "open google.com in the browser", top3: named("new_page")},
 		// A file named with nothing to do to it is to be read.

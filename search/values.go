@@ -79,6 +79,12 @@ var topLevelDomains = setOf(
 	"se", "tv", "cloud", "site", "tech", "online", "biz",
 )
 
+// namedFiles are the files a project names without an extension, as
+// the real catalogs' examples do (README, Dockerfile): each is a file,
+// not the topic.
+var namedFiles = setOf("readme", "dockerfile", "makefile", "license", "changelog", "gemfile",
+	"procfile", "jenkinsfile", "vagrantfile", "rakefile", "codeowners", "containerfile")
+
 // writeVerbs are the verbs that, with a path they lead "to", "into" or
 // "as", say a file is to be written.
 var writeVerbs = setOf("save", "saves", "saved", "saving", "write", "writes", "writing",
@@ -190,6 +196,9 @@ func classify(tok string) (hints, weak []string, kind valueKind) {
 		return nil, nil, otherValue
 	case isPath(tok):
 		return pathValue(tok)
+	}
+	if namedFiles[strings.ToLower(tok)] {
+		return []string{"file"}, words(tok), fileValue
 	}
 	if strings.Contains(tok, ".") && !strings.ContainsAny(tok, "/\\") {
 		ext := path.Ext(tok)

@@ -35,6 +35,9 @@ func TestReadValues(t *testing.T) {
 		// A file and nothing to do to it: read it.
 		{"what's in ~/projects/api/README.md?", []string{"file", "markdown", "read"}, []string{"projects", "api", "readme"}},
 		{"~/notes/todo.txt", []string{"file", "read"}, []string{"notes", "todo"}},
+		// A file a project names without an extension.
+		{"read the README", []string{"read", "file"}, []string{"readme"}},
+		{"what's in the Dockerfile", []string{"file", "read"}, []string{"dockerfile"}},
 		// Source files: their folders and stem are no topic.
 		{"who committed to src/main.go recently", []string{"committed", "recently", "file"}, []string{"src", "main"}},
 		{"lint app/index.ts", []string{"lint", "file", "typescript"}, []string{"app", "index"}},
