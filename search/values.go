@@ -81,9 +81,13 @@ var topLevelDomains = setOf(
 
 // namedFiles are the files a project names without an extension, as
 // the real catalogs' examples do (README, Dockerfile): each is a file,
-// not the topic.
-var namedFiles = setOf("readme", "dockerfile", "makefile", "license", "changelog", "gemfile",
-	"procfile", "jenkinsfile", "vagrantfile", "rakefile", "codeowners", "containerfile")
+// not the topic, in any case.
+var namedFiles = setOf("readme", "dockerfile", "makefile", "gemfile", "procfile", "jenkinsfile",
+	"vagrantfile", "rakefile", "codeowners", "containerfile")
+
+// capitalFiles are such files whose names are also common words: a file
+// only written in capitals ("update the LICENSE", not "check my license").
+var capitalFiles = setOf("LICENSE", "CHANGELOG", "NOTICE", "AUTHORS", "CONTRIBUTING")
 
 // writeVerbs are the verbs that, with a path they lead "to", "into" or
 // "as", say a file is to be written.
@@ -197,7 +201,7 @@ func classify(tok string) (hints, weak []string, kind valueKind) {
 	case isPath(tok):
 		return pathValue(tok)
 	}
-	if namedFiles[strings.ToLower(tok)] {
+	if namedFiles[strings.ToLower(tok)] || capitalFiles[tok] {
 		return []string{"file"}, words(tok), fileValue
 	}
 	if strings.Contains(tok, ".") && !strings.ContainsAny(tok, "/\\") {

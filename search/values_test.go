@@ -38,6 +38,8 @@ func TestReadValues(t *testing.T) {
 		// A file a project names without an extension.
 		{"read the README", []string{"read", "file"}, []string{"readme"}},
 		{"what's in the Dockerfile", []string{"file", "read"}, []string{"dockerfile"}},
+		{"update the LICENSE", []string{"update", "file"}, []string{"license"}},
+		{"check my license expiry", []string{"check", "license", "expiry"}, nil},
 		// Source files: their folders and stem are no topic.
 		{"who committed to src/main.go recently", []string{"committed", "recently", "file"}, []string{"src", "main"}},
 		{"lint app/index.ts", []string{"lint", "file", "typescript"}, []string{"app", "index"}},
