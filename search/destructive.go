@@ -21,9 +21,10 @@ var undoingWords = setOf("clear", "clean", "cleanup", "cancel", "discard", "forg
 	"unassign", "unset", "unsubscribe", "unfollow", "unstar", "unwatch", "unpin", "unshare",
 	"unpublish", "unregister", "deregister", "unlabel", "untag")
 
-// unasked reports whether a tool with name words nameWords destroys
-// something the intent, with words intentWords, does not ask to lose.
-func unasked(nameWords, intentWords []string) bool {
+// destroysUnasked reports whether a tool with name words nameWords
+// destroys something the intent, with words intentWords, does not ask to
+// lose.
+func destroysUnasked(nameWords, intentWords []string) bool {
 	destroys := false
 	for _, w := range nameWords {
 		if destroyingWords[w] {
@@ -39,7 +40,7 @@ func unasked(nameWords, intentWords []string) bool {
 			return false
 		}
 		for d := range destroyingWords {
-			if len(d) >= 3 && wordsMatch(qw, d) || qw == d {
+			if wordsMatch(qw, d) { // equal, or a form of it: deletion, removing
 				return false
 			}
 		}

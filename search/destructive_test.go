@@ -2,7 +2,7 @@ package search
 
 import "testing"
 
-func TestUnasked(t *testing.T) {
+func TestDestroysUnasked(t *testing.T) {
 	tests := []struct {
 		name, intent string
 		want         bool
@@ -20,8 +20,8 @@ func TestUnasked(t *testing.T) {
 		{"list_deleted_items", "list items", false}, // "deleted" is no action
 	}
 	for _, tt := range tests {
-		if got := unasked(nameWords(tt.name), words(tt.intent)); got != tt.want {
-			t.Errorf("unasked(%q, %q) = %v, want %v", tt.name, tt.intent, got, tt.want)
+		if got := destroysUnasked(nameWords(tt.name), words(tt.intent)); got != tt.want {
+			t.Errorf("destroysUnasked(%q, %q) = %v, want %v", tt.name, tt.intent, got, tt.want)
 		}
 	}
 }

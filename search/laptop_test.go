@@ -37,7 +37,7 @@ func laptopSearcher(t *testing.T) *Searcher {
 // a rare word of a short intent ("store a fact": the catalog's only
 // "fact" is an idiom). A tool that destroys what the intent does not ask
 // to lose (delete_observations for "store a fact") does not come first
-// (see unasked).
+// (see destroysUnasked).
 func TestLaptopIntents(t *testing.T) {
 	s := laptopSearcher(t)
 	tests := []struct {

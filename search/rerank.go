@@ -89,7 +89,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		if demoted(t.Doc.Desc, named) {
 			top[i].fused *= deprecatedRank
 		}
-		if unasked(names[i], p.words) {
+		if destroysUnasked(names[i], p.words) {
 			top[i].fused *= destructiveRank
 		}
 	}
