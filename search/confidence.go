@@ -114,12 +114,8 @@ func (s *Searcher) scale(ctx context.Context, p *plan) confidenceScale {
 		if _, short := abbreviations[w]; short || isNumber(w) {
 			continue // an abbreviation's long form is weighed in its place
 		}
-		df := p.docs[w]
-		for _, st := range stems(w) {
-			df = max(df, p.docs[st])
-		}
 		c.fixes[i] = fixed[w]
-		c.weights[i] = idf(c.n, df)
+		c.weights[i] = idf(c.n, formDocs(w, p.docs))
 		if named[w] {
 			c.weights[i] *= namedWeight
 		}

@@ -224,11 +224,7 @@ func (s *Searcher) standIns(ctx context.Context, ws []string, docs map[string]in
 		if named[w] || isNumber(w) || len(syns) == 0 {
 			continue
 		}
-		d := docs[w]
-		for _, st := range stems(w) {
-			d = max(d, docs[st])
-		}
-		if d > 1 {
+		if formDocs(w, docs) > 1 {
 			continue
 		}
 		if !short {
@@ -347,6 +343,17 @@ func knownForm(w string, docs map[string]int) bool {
 	return false
 }
 
+// formDocs returns how many tools hold w's commonest form (w or one of
+// its stems), by docs: porter stemming matches every form, so that is
+// how common the word is to the search.
+func formDocs(w string, docs map[string]int) int {
+	d := docs[w]
+	for _, st := range stems(w) {
+		d = max(d, docs[st])
+	}
+	return d
+}
+
 // Words the words leg keeps past its budget: the rarest always, and up to
 // minKeptWords of the rarest while their document counts stay within
 // keptOverBudget times the budget.
@@ -372,11 +379,7 @@ func withinBudget(words []string, docs map[string]int, budget int) []string {
 	}
 	count := make(map[string]int, len(words))
 	for _, w := range words {
-		d := docs[w]
-		for _, st := range stems(w) {
-			d = max(d, docs[st])
-		}
-		count[w] = d
+		count[w] = formDocs(w, docs)
 	}
 	byDocs := slices.Clone(words)
 	slices.SortStableFunc(byDocs, func(a, b string) int { return count[a] - count[b] })
