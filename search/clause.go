@@ -1,7 +1,9 @@
 package search
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -78,6 +80,11 @@ var contentVerbs = setOf("remember", "memorize", "memorise", "note", "record", "
 // where "write that report to disk" asks to write.
 var downVerbs = setOf("jot", "write")
 
+// contentOpening finds, in any case, the first content verb with the
+// "down" and "that" that follow it, if they do.
+var contentOpening = regexp.MustCompile(`(?i)\b(?:` + strings.Join(slices.Sorted(maps.Keys(contentVerbs)), "|") +
+	`)\b(?:\W+down\b)?(?:\W+that\b)?`)
+
 // keepVerbs ask only to keep what follows them, "that" or not: all of
 // "remember my favorite color is blue" after the verb is the content.
 // (After "note", "record" or "log" without "that", what follows may be
@@ -108,9 +115,9 @@ func contentClause(intent string) (verb string, content map[string]bool) {
 	}
 	// The clause is read as written: lower-cased first, "myProject" would
 	// be one word, where the intent's words hold "my" and "project". It
-	// starts after the verb, its "down" and its "that".
-	re := verbPhrase(verb, next > 1, that)
-	loc := re.FindStringIndex(intent)
+	// starts after the verb, its "down" and its "that", as the words above
+	// found them.
+	loc := contentOpening.FindStringIndex(intent)
 	if loc == nil {
 		return "", nil
 	}
@@ -127,17 +134,4 @@ func contentClause(intent string) (verb string, content map[string]bool) {
 		content["down"] = true // the verb's particle is no topic either
 	}
 	return verb, content
-}
-
-// verbPhrase matches, in any case, verb followed by "down" when down is
-// set and by "that" when that is set.
-func verbPhrase(verb string, down, that bool) *regexp.Regexp {
-	expr := `(?i)\b` + regexp.QuoteMeta(verb) + `\b`
-	if down {
-		expr += `\W+down\b`
-	}
-	if that {
-		expr += `\W+that\b`
-	}
-	return regexp.MustCompile(expr)
 }
