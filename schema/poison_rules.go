@@ -159,8 +159,10 @@ var ruleSources = []ruleSource{
 		},
 	},
 	{
-		name:  RuleOverride,
-		stems: slices.Concat(overrideStems, []string{"disa", "bypa", "turn", "swit", "susp", "deac", "supe", "over", "repl", "take", "trum", "untr", "lyin", "mali", "comp", "fake", "stop", "quit", "ceas", "chan", "dime", "tras", "nege", "zign", "zapo", "pomi", "yoks", "unut", "görm", "bỏ", "quên", "تجاه", "انس", "تلتز", "अनदे", "नज़र", "नजर", "भूल", "निर्द", "नियम", "आदे", "abai", "lupa", "ігно", "забу", "зваж", "התעל", "תתעל", "שכח", "תשכח", "igno", "glöm", "glem", "zapo", "αγνό", "ξέχα", "เพิก", "ไม่ส", "ลืม", "نادی", "فرام", "دستو", "قوان", "longer", "void", "suspended", "lifted", "follow", "obey", "comply", "adhere", "abide", "never", "need", "don", "needn", "dont", "disobey", "vergiss", "oublie", "olvida", "esqueça"}),
+		name: RuleOverride,
+		// Devanagari and Thai need no stems: any letter of theirs opens
+		// every rule (see detector.candidates).
+		stems: slices.Concat(overrideStems, []string{"disa", "bypa", "turn", "swit", "susp", "deac", "supe", "over", "repl", "take", "trum", "untr", "lyin", "mali", "comp", "fake", "stop", "quit", "ceas", "chan", "dime", "tras", "nege", "zign", "zapo", "pomi", "yoks", "unut", "görm", "bỏ", "quên", "تجاه", "انس", "تلتز", "abai", "lupa", "ігно", "зваж", "התעל", "תתעל", "שכח", "תשכח", "glöm", "glem", "αγνό", "ξέχα", "نادی", "فرام", "دستو", "قوان", "longer", "void", "suspended", "lifted", "follow", "obey", "comply", "adhere", "abide", "never", "need", "don", "needn", "dont", "disobey", "vergiss", "oublie", "olvida", "esqueça"}),
 		any: [][]string{
 			{`\b(?:(?:your|the|all|any)\s+)?(?:earlier|previous|prior|original|system|initial|old)\s+(?:instructions?|directions?|rules?|guidance|guidelines?|directives?)\s+(?:are|is)\s+(?:now\s+)?(?:outdated|out\s+of\s+date|obsolete|void|invalid|no\s+longer\s+valid|cancel+ed|superseded|revoked)`},
 			{"?follow|obey|comply|adhere|abide|bound", `\b(?:no\s+longer|don'?t|do\s+not|needn'?t|need\s+not|never)\s+(?:need\s+to\s+|have\s+to\s+|required\s+to\s+)?(?:follow|obey|comply\s+with|adhere\s+to|abide\s+by|be\s+bound\s+by)\s+(?:the\s+|your\s+|any\s+|these\s+|those\s+)?(?:\w+\s+)?(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|directives?|restrictions?|constraints?)\b`, `\b(?:your|you\s+(?:were|have\s+been|'ve\s+been)\s+given|you\s+(?:received|got|have\s+had)|(?:from|by)\s+(?:anthropic|openai|google|your\s+(?:developer|operator|creator|owner)|the\s+(?:system|developer|operator)))\b`},
