@@ -542,8 +542,6 @@ more_langs = [
 for i, (tech, text) in enumerate(more_langs):
     add("langs", f"langs_{i}", tech, "description", "Lists files. " + text, {"note": S()})
 
-for i, d in enumerate(out):
-    pass
 with open("testdata/poison/corpus.jsonl", "w") as f:
     for d in out:
         f.write(json.dumps(d, ensure_ascii=False) + "\n")
