@@ -14,11 +14,14 @@ import (
 // music). Each value-shaped token is cut out of the intent before its
 // words are read and replaced by the words its shape implies: a path by
 // "file" and its format ("reports/q3.md": file markdown) or by
-// "directory"; a URL by "url" and "web"; a domain by "domain" and "web",
-// and "url" when it is to be opened ("go to example.org"); an email
-// address by "email". The names inside a value (folders, a
+// "directory"; a URL by "url" and "web"; a domain by "domain" and "web";
+// an email address by "email". A domain or URL to be opened ("go to example.org",
+// "visit https://...") adds "url" and "navigate", what a browser does,
+// and "go" there is no topic. The names inside a value (folders, a
 // file's stem, a host's labels) are kept as weak words: the words leg's
-// low-weight query at most, never the boosts. An opaque blob or id
+// low-weight query at most, never the boosts; so is a name given or meant
+// after a naming verb ("a directory called build", "a page titled 'Q3
+// plans'", see namingVerbs). An opaque blob or id
 // (base64, hex, a UUID) is dropped. A path that something is saved,
 // written or exported to adds "write"; a file named with no word saying
 // what to do to it adds "read".
@@ -109,47 +112,105 @@ const minBlobRunes = 40
 // at the top of this file).
 func readValues(intent string) valueReading {
 	var r valueReading
-	var text strings.Builder
+	var text []string // the fields kept, values cut to their punctuation
 	fields := strings.Fields(intent)
 	writing, target := false, false
 	visiting := false           // the words just before are a visit verb, and "to" if any
+	visitAt := 0                // text's index of that verb
 	asked, file := false, false // a word outside values says what to do; a file is named
+	naming := -1                // text's index of the naming verb just before, or -1
+	quoted := false             // inside a quoted name that a naming verb leads
+	nameFields := 0             // the fields of that name so far
 	for _, f := range fields {
 		lead, tok, trail := trimToken(f)
+		if quoted || naming >= 0 && nameAfterVerb(lead, tok) {
+			// A name given or meant: its words are weak, and the verb
+			// that led it says nothing of the topic.
+			r.weak = append(r.weak, words(tok)...)
+			if naming >= 0 {
+				text = slices.Delete(text, naming, naming+1)
+				quoted, nameFields = isQuote(lead), 0
+			}
+			nameFields++
+			quoted = quoted && !isQuote(trail) && nameFields < maxNameFields
+			naming = -1
+			continue
+		}
 		hints, weak, kind := classify(tok)
 		if kind == notValue {
 			asked = asked || slices.ContainsFunc(words(tok), func(w string) bool { return !stopWords[w] })
 			lw := strings.ToLower(tok)
 			writing = writing || writeVerbs[lw]
 			target = lw == "to" || lw == "into" || lw == "as"
+			if visitVerbs[lw] {
+				visitAt = len(text)
+			}
 			visiting = visitVerbs[lw] || visiting && lw == "to"
-			text.WriteString(f)
-			text.WriteByte(' ')
+			naming = -1
+			if namingVerbs[lw] && trail == "" {
+				naming = len(text)
+			}
+			text = append(text, f)
 			continue
 		}
+		naming = -1
 		if writing && target && (kind == fileValue || kind == dirValue) {
 			hints = append(hints, "write")
 		}
-		if visiting && kind == domainValue {
-			hints = append(slices.Clone(hints), "url") // a page's address
+		if visiting && (kind == domainValue || kind == linkValue) {
+			// A page to load: its address, and what a browser does.
+			hints = slices.Clone(hints)
+			for _, h := range [...]string{"url", "navigate"} {
+				if !slices.Contains(hints, h) {
+					hints = append(hints, h)
+				}
+			}
+			if w := strings.ToLower(text[visitAt]); w == "go" || w == "goes" {
+				// "go to example.com": the verb is no topic (Go the language).
+				text = slices.Delete(text, visitAt, visitAt+1)
+			}
 		}
 		target, visiting = false, false
 		file = file || kind == fileValue
 		r.hints = append(r.hints, hints...)
 		r.weak = append(r.weak, weak...)
-		text.WriteString(lead)
-		text.WriteString(" ")
-		text.WriteString(trail)
-		text.WriteByte(' ')
+		text = append(text, lead+" "+trail)
 	}
 	if file && !asked {
 		// A file named with nothing to do to it ("what's in notes.md?")
 		// is to be read.
 		r.hints = append(r.hints, "read")
 	}
-	r.text = text.String()
+	r.text = strings.Join(text, " ")
 	return r
 }
+
+// namingVerbs say that what follows them is a name given or meant ("make
+// a directory called build", "the branch named release", "a page titled
+// 'Q3 plans'"): a value, not the topic.
+var namingVerbs = setOf("called", "named", "titled", "entitled")
+
+// nameAfterVerb reports whether a field (its leading punctuation and its
+// token) right after a naming verb is the name: quoted, or a word that
+// is no stop word ("called by main" names nothing) and no value of its own.
+func nameAfterVerb(lead, tok string) bool {
+	if isQuote(lead) {
+		return true
+	}
+	if tok == "" || isValue(tok) {
+		return false
+	}
+	return slices.ContainsFunc(words(tok), func(w string) bool { return !stopWords[w] })
+}
+
+// isQuote reports whether a field's leading or trailing punctuation
+// holds a quote mark.
+func isQuote(punct string) bool {
+	return strings.ContainsAny(punct, "'\"`")
+}
+
+// maxNameFields bounds a quoted name: a quote left open ends there.
+const maxNameFields = 8
 
 // trimToken splits a whitespace-separated field into the quotes and
 // punctuation around it and the token inside: `'./a.png',` -> `'`,
@@ -178,7 +239,8 @@ const (
 	fileValue
 	dirValue
 	domainValue
-	otherValue // a URL, email address, blob or id
+	linkValue  // a URL
+	otherValue // an email address, blob or id
 )
 
 // classify reads one token: the words it implies, the weak words of its
@@ -241,7 +303,7 @@ func urlValue(tok string) (hints, weak []string, kind valueKind) {
 	if ext := path.Ext(p); ext != "" {
 		hints = append(hints, formats[strings.ToLower(ext[1:])]...)
 	}
-	return hints, hostWords(host), otherValue
+	return hints, hostWords(host), linkValue
 }
 
 // hostWords are the weak words of a host name: its labels but "www" and

@@ -24,8 +24,11 @@ func TestReadValues(t *testing.T) {
 		{"scrape https://www.example.com/pricing?plan=pro.", []string{"scrape", "url", "web"}, []string{"example"}},
 		{"is shop.example.org down", []string{"down", "domain", "web"}, []string{"shop", "example"}},
 		// A domain to open is a page's address.
-		{"open google.com in the browser", []string{"open", "browser", "domain", "web", "url"}, []string{"google"}},
-		{"go to example.org", []string{"go", "domain", "web", "url"}, []string{"example"}},
+		{"open google.com in the browser", []string{"open", "browser", "domain", "web", "url", "navigate"}, []string{"google"}},
+		{"visit https://example.org/docs", []string{"visit", "url", "web", "navigate"}, []string{"example"}},
+		// "go to": the verb is no topic (Go the language).
+		{"go to example.org", []string{"domain", "web", "url", "navigate"}, []string{"example"}},
+		{"go to the docs", []string{"go", "docs"}, nil},
 		{"open a ticket about example.org", []string{"open", "ticket", "domain", "web"}, []string{"example"}},
 		{"who is jane@acme.com", []string{"email"}, nil},
 		{"describe iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
@@ -44,6 +47,12 @@ func TestReadValues(t *testing.T) {
 		{"who committed to src/main.go recently", []string{"committed", "recently", "file"}, []string{"src", "main"}},
 		{"lint app/index.ts", []string{"lint", "file", "typescript"}, []string{"app", "index"}},
 		{"fix the bug in server.py", []string{"fix", "bug", "file", "python"}, []string{"server"}},
+		// A name given or meant is no topic: the word after a naming verb,
+		// or the quoted words.
+		{"make a directory called build", []string{"make", "directory"}, []string{"build"}},
+		{"create a page titled 'Q3 planning notes' in notion", []string{"create", "page", "notion"}, []string{"q3", "planning", "notes"}},
+		{"checkout the branch named release/2.0", []string{"checkout", "branch"}, []string{"release", "2", "0"}},
+		{"list functions called by main", []string{"list", "functions", "called", "main"}, nil},
 		// Not values: tool names, command switches, words with slashes,
 		// a product's name.
 		{"deploy a Next.js app", []string{"deploy", "next", "js", "app"}, nil},
