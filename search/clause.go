@@ -68,12 +68,13 @@ func relativeClause(intent string) (start, end int) {
 	return -1, -1
 }
 
-// contentVerbs keep or pass on what follows them: after one, a "that"
-// clause is the content to keep or say ("remember that Alice works at
-// Acme", "note that the deploy moved", "jot down that Bob likes tea"),
+// contentVerbs keep, drop or pass on what follows them: after one, a
+// "that" clause is the content to keep, forget or say ("remember that
+// Alice works at Acme", "note that the deploy moved", "jot down that Bob
+// likes tea", "forget that Bob likes tea"),
 // not the topic of the request, as it is after a verb of checking
 // ("check that the pods are running").
-var contentVerbs = setOf("remember", "memorize", "memorise", "note", "record", "log", "say", "tell",
+var contentVerbs = setOf("remember", "memorize", "memorise", "forget", "note", "record", "log", "say", "tell",
 	"mention", "jot", "write")
 
 // downVerbs are content verbs only with "down": "write down that ...",
@@ -85,11 +86,12 @@ var downVerbs = setOf("jot", "write")
 var contentOpening = regexp.MustCompile(`(?i)\b(?:` + strings.Join(slices.Sorted(maps.Keys(contentVerbs)), "|") +
 	`)\b(?:\W+down\b)?(?:\W+that\b)?`)
 
-// keepVerbs ask only to keep what follows them, "that" or not: all of
-// "remember my favorite color is blue" after the verb is the content.
+// keepVerbs ask only to keep (or forget) what follows them, "that" or
+// not: all of "remember my favorite color is blue" after the verb is the
+// content.
 // (After "note", "record" or "log" without "that", what follows may be
 // the thing to act on: "log the error", "record the meeting".)
-var keepVerbs = setOf("remember", "memorize", "memorise")
+var keepVerbs = setOf("remember", "memorize", "memorise", "forget")
 
 // contentClause returns the verb and the query words of the content
 // clause of an intent that opens with a content verb (and "down":

@@ -50,6 +50,9 @@ func TestContentClause(t *testing.T) {
 		{"write that report to disk", "", nil}, // "write" keeps only with "down"
 		{"log the error", "", nil},             // without "that", what to act on
 		{"record the meeting", "", nil},
+		// What to forget is content too.
+		{"forget that Bob likes tea", "forget", []string{"bob", "likes", "tea"}},
+		{"forget my old address", "forget", []string{"address", "old"}},
 	}
 	for _, tt := range tests {
 		verb, content := contentClause(tt.intent)

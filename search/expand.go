@@ -159,7 +159,7 @@ var synonymGroups = [][]string{
 	{"login", "sign in", "log in", "signin"},
 	{"logout", "sign out", "log out"},
 	{"lockout", "locked", "lock"},
-	{"delete", "remove", "erase", "trash"},
+	{"delete", "remove", "erase", "trash", "forget"},
 	{"find", "search", "lookup", "look up"},
 	{"show", "list", "display", "view"},
 	{"meeting", "event", "appointment"},
@@ -183,6 +183,8 @@ var synonymGroups = [][]string{
 	// "knowledge base", Reflect's notes. ("memory" is left out: most
 	// tools that say it mean RAM.)
 	{"remember", "memorize", "knowledge graph", "knowledge base"},
+	// What is forgotten is taken out of what keeps it.
+	{"forget", "knowledge graph", "knowledge base"},
 	{"fact", "observation", "note", "jot"},
 	// Facts are what a knowledge graph or base keeps.
 	{"fact", "knowledge"},

@@ -84,7 +84,14 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "buy a phone number", first: "twilio/TwilioApiV2010--CreateIncomingPhoneNumber"},
 		{intent: "read the README", top3: func(r Result) bool { return strings.HasPrefix(r.Name, "read") }},
 		// A domain to open is a page to load.
-		{intent: "open google.com in the browser", top3: named("new_page")},
+		{intent: "open google.com in the browser", top3: loadsPage},
+		// ... and so is a URL; "go" there is no topic (Go the language).
+		{intent: "go to example.com", top3: loadsPage},
+		{intent: "visit https://news.ycombinator.com", top3: loadsPage},
+		// A name given is no topic: "build" is not CircleCI's.
+		{intent: "make a directory called build", top3: named("create_directory")},
+		// What to forget is the content, and forgetting is deleting.
+		{intent: "forget that Bob likes tea", top3: fromServer("memory")},
 		// A file named with nothing to do to it is to be read.
 		{intent: "what's in ~/projects/api/README.md", never1: "notion/API-retrieve-page-markdown",
 			top3: func(r Result) bool { return strings.HasPrefix(r.Name, "read") }},
@@ -140,6 +147,9 @@ func TestLaptopIntents(t *testing.T) {
 		})
 	}
 }
+
+// loadsPage matches a browser tool that loads a page.
+func loadsPage(r Result) bool { return strings.Contains(r.Name, "navigate") || r.Name == "new_page" }
 
 // named matches a result whose tool is named name, on any server.
 func named(name string) func(Result) bool {
