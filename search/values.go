@@ -58,15 +58,35 @@ var formats = map[string][]string{
 	"rar": {"archive"},
 	"sql": {"sql"}, "db": {"database"}, "sqlite": {"sqlite", "database"},
 	"ipynb": {"notebook"},
-	// Source code: a path to one is a file; the language is a word the
-	// catalogs use for three of them (python, javascript, typescript).
-	// One-letter extensions (.c, .h) are left out: they end abbreviations
-	// (Washington, D.C.).
-	"py": {"python"}, "js": {"javascript"}, "mjs": {"javascript"}, "cjs": {"javascript"},
-	"jsx": {"javascript"}, "ts": {"typescript"}, "tsx": {"typescript"}, "mts": {"typescript"},
-	"go": nil, "rs": nil, "java": nil, "kt": nil, "rb": nil, "php": nil, "cs": nil,
-	"cpp": nil, "hpp": nil, "swift": nil, "scala": nil,
-	"sh": nil, "bash": nil, "ps1": nil, "css": nil, "scss": nil, "vue": nil,
+}
+
+// languages maps the extension of a source file to its language, where
+// the catalogs use a word for it (python, javascript, typescript). A path
+// to one is a file, and its language a weak word: it says how the file
+// reads, not what to do with it ("update src/config.ts" asks for no
+// TypeScript tooling). One-letter extensions (.c, .h) are left out: they
+// end abbreviations (Washington, D.C.).
+var languages = map[string]string{
+	"py": "python", "js": "javascript", "mjs": "javascript", "cjs": "javascript",
+	"jsx": "javascript", "ts": "typescript", "tsx": "typescript", "mts": "typescript",
+	"go": "", "rs": "", "java": "", "kt": "", "rb": "", "php": "", "cs": "",
+	"cpp": "", "hpp": "", "swift": "", "scala": "",
+	"sh": "", "bash": "", "ps1": "", "css": "", "scss": "", "vue": "",
+}
+
+// extension reads a file extension (without its dot, any case): the
+// format words it implies, the weak words it adds (a source file's
+// language), and whether it is known at all.
+func extension(ext string) (hints, weak []string, known bool) {
+	ext = strings.ToLower(ext)
+	if format, ok := formats[ext]; ok {
+		return format, nil, true
+	}
+	lang, ok := languages[ext]
+	if ok && lang != "" {
+		weak = []string{lang}
+	}
+	return nil, weak, ok
 }
 
 // productEndings are extensions that also end product names written as
@@ -269,8 +289,8 @@ func classify(tok string) (hints, weak []string, kind valueKind) {
 	if strings.Contains(tok, ".") && !strings.ContainsAny(tok, "/\\") {
 		ext := path.Ext(tok)
 		e := strings.ToLower(ext[1:])
-		if format, known := formats[e]; known && len(ext) < len(tok) && !productEndings[e] {
-			return append([]string{"file"}, format...), words(strings.TrimSuffix(tok, ext)), fileValue
+		if format, lang, known := extension(e); known && len(ext) < len(tok) && !productEndings[e] {
+			return append([]string{"file"}, format...), append(words(strings.TrimSuffix(tok, ext)), lang...), fileValue
 		}
 		if isDomain(tok) {
 			return domainHints, hostWords(tok), domainValue
@@ -300,10 +320,13 @@ func urlValue(tok string) (hints, weak []string, kind valueKind) {
 	host, _, _ = strings.Cut(host, ":")
 	hints = urlHints
 	p, _, _ = strings.Cut(p, "?")
+	weak = hostWords(host)
 	if ext := path.Ext(p); ext != "" {
-		hints = append(hints, formats[strings.ToLower(ext[1:])]...)
+		format, lang, _ := extension(ext[1:])
+		hints = append(slices.Clone(hints), format...)
+		weak = append(weak, lang...)
 	}
-	return hints, hostWords(host), linkValue
+	return hints, weak, linkValue
 }
 
 // hostWords are the weak words of a host name: its labels but "www" and
@@ -342,7 +365,8 @@ func pathValue(tok string) (hints, weak []string, kind valueKind) {
 		return []string{"directory"}, append(weak, words(base)...), dirValue
 	}
 	weak = append(weak, words(strings.TrimSuffix(base, ext))...)
-	return append([]string{"file"}, formats[strings.ToLower(ext[1:])]...), weak, fileValue
+	format, lang, _ := extension(ext[1:])
+	return append([]string{"file"}, format...), append(weak, lang...), fileValue
 }
 
 // isPath reports whether tok is shaped as a file system path: it starts
@@ -365,7 +389,7 @@ func isPath(tok string) bool {
 		if strings.HasSuffix(tok, "/") {
 			return true
 		}
-		_, known := formats[strings.ToLower(strings.TrimPrefix(path.Ext(tok), "."))]
+		_, _, known := extension(strings.TrimPrefix(path.Ext(tok), "."))
 		return known
 	}
 	return false

@@ -43,10 +43,12 @@ func TestReadValues(t *testing.T) {
 		{"what's in the Dockerfile", []string{"file", "read"}, []string{"dockerfile"}},
 		{"update the LICENSE", []string{"update", "file"}, []string{"license"}},
 		{"check my license expiry", []string{"check", "license", "expiry"}, nil},
-		// Source files: their folders and stem are no topic.
+		// Source files: their folders and stem are no topic, and their
+		// language is a weak word.
 		{"who committed to src/main.go recently", []string{"committed", "recently", "file"}, []string{"src", "main"}},
-		{"lint app/index.ts", []string{"lint", "file", "typescript"}, []string{"app", "index"}},
-		{"fix the bug in server.py", []string{"fix", "bug", "file", "python"}, []string{"server"}},
+		{"lint app/index.ts", []string{"lint", "file"}, []string{"app", "index", "typescript"}},
+		{"fix the bug in server.py", []string{"fix", "bug", "file"}, []string{"server", "python"}},
+		{"open https://example.com/app.js", []string{"open", "url", "web", "navigate"}, []string{"example", "javascript"}},
 		// A name given or meant is no topic: the word after a naming verb,
 		// or the quoted words.
 		{"make a directory called build", []string{"make", "directory"}, []string{"build"}},
