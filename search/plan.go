@@ -81,8 +81,10 @@ const (
 // query) and builds the words leg's expression. If the lookup fails, every
 // word is searched and none counts as unknown.
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
+	p := &plan{intent: intent}
+	intent = asRemember(intent) // "store in memory that ..."
 	values := readValues(intent)
-	p := &plan{intent: intent, words: intentWords(values), trailing: trailingWords(intent)}
+	p.words, p.trailing = intentWords(values), trailingWords(intent)
 	// A content clause ("remember that Alice works at Acme") is no topic:
 	// its words weigh as a trailing clause's, and are searched as weak
 	// words only.
