@@ -92,11 +92,15 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "make a directory called build", top3: named("create_directory")},
 		// What to forget is the content, and forgetting is deleting.
 		{intent: "forget that Bob likes tea", top3: fromServer("memory")},
+		// "memory" there is what the assistant keeps, not RAM.
+		{intent: "Store in memory that the staging database password rotates every 90 days", top3: fromServer("memory")},
 		// A file named with nothing to do to it is to be read.
 		{intent: "what's in ~/projects/api/README.md", never1: "notion/API-retrieve-page-markdown",
 			top3: func(r Result) bool { return strings.HasPrefix(r.Name, "read") }},
 		// Two words the catalog writes as one.
 		{intent: "who is on call now", first: "grafana-all/get_current_oncall_users"},
+		// An SQL statement asks to run SQL; its names are no topic.
+		{intent: "Run SELECT count(*) FROM users on the production supabase project", top3: named("execute_sql")},
 		// "run" is what "execute" means.
 		{intent: "run a SQL query on my supabase project", sure: "supabase/execute_sql"},
 		// The intent names where to look.

@@ -24,7 +24,8 @@ import (
 // plans'", see namingVerbs). An opaque blob or id
 // (base64, hex, a UUID) is dropped. A path that something is saved,
 // written or exported to adds "write"; a file named with no word saying
-// what to do to it adds "read".
+// what to do to it adds "read". An SQL statement adds "sql" (see
+// sqlSpan).
 
 // valueReading is what readValues finds in an intent.
 type valueReading struct {
@@ -141,7 +142,16 @@ func readValues(intent string) valueReading {
 	naming := -1                // text's index of the naming verb just before, or -1
 	quoted := false             // inside a quoted name that a naming verb leads
 	nameFields := 0             // the fields of that name so far
-	for _, f := range fields {
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if n, names := sqlSpan(fields, i); n > 0 && !quoted {
+			// A statement to run: "sql", its names weak.
+			r.hints = append(r.hints, sqlHints...)
+			r.weak = append(r.weak, names...)
+			i += n - 1
+			asked, naming, target, visiting = true, -1, false, false
+			continue
+		}
 		lead, tok, trail := trimToken(f)
 		if quoted || naming >= 0 && nameAfterVerb(lead, tok) {
 			// A name given or meant: its words are weak, and the verb

@@ -55,6 +55,15 @@ func TestReadValues(t *testing.T) {
 		{"create a page titled 'Q3 planning notes' in notion", []string{"create", "page", "notion"}, []string{"q3", "planning", "notes"}},
 		{"checkout the branch named release/2.0", []string{"checkout", "branch"}, []string{"release", "2", "0"}},
 		{"list functions called by main", []string{"list", "functions", "called", "main"}, nil},
+		// An SQL statement is SQL to run; its names are weak.
+		{"Run SELECT count(*) FROM users on the production project", []string{"run", "production", "project", "sql"}, []string{"count", "users"}},
+		{"run this: SELECT name, email FROM customers WHERE age > 30 ORDER BY name; then chart it",
+			[]string{"run", "chart", "sql"}, []string{"name", "email", "customers", "age", "30", "name"}},
+		{"select * from orders limit 5", []string{"sql"}, []string{"orders", "5"}},
+		{"UPDATE accounts SET plan = 'pro' WHERE id = 7", []string{"sql"}, []string{"accounts", "plan", "pro", "id", "7"}},
+		// English that reads like SQL is not.
+		{"select a file from the list", []string{"select", "file", "list"}, nil},
+		{"DELETE the old rows", []string{"delete", "old", "rows"}, nil},
 		// Not values: tool names, command switches, words with slashes,
 		// a product's name.
 		{"deploy a Next.js app", []string{"deploy", "next", "js", "app"}, nil},
