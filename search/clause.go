@@ -93,24 +93,6 @@ var contentOpening = regexp.MustCompile(`(?i)\b(?:` + strings.Join(slices.Sorted
 // the thing to act on: "log the error", "record the meeting".)
 var keepVerbs = setOf("remember", "memorize", "memorise", "forget")
 
-// toMemory finds a request to keep something in memory, in any case:
-// "store in memory that ...", "save to your memory: ...", "add to
-// memories ...". It asks what "remember" does (see asRemember).
-var toMemory = regexp.MustCompile(`(?i)^\W*(?:please\W+)?(?:store|save|keep|add|put|commit|write)\W+(?:in|to|into)\W+` +
-	`(?:(?:your|my|the|our)\W+)?(?:long\W+term\W+)?memor(?:y|ies)\b(?:\W+that\b)?`)
-
-// asRemember rewrites a request to keep something in memory (see
-// toMemory) as "remember" and what follows: "memory" there is what the
-// assistant keeps, not the RAM most tools that say it measure, and what
-// follows is the content (see contentClause).
-func asRemember(intent string) string {
-	loc := toMemory.FindStringIndex(intent)
-	if loc == nil {
-		return intent
-	}
-	return "remember " + intent[loc[1]:]
-}
-
 // contentClause returns the verb and the query words of the content
 // clause of an intent that opens with a content verb (and "down":
 // "jot down", "write down") and "that", or with a keep verb (see

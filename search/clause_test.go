@@ -62,21 +62,3 @@ func TestContentClause(t *testing.T) {
 		}
 	}
 }
-
-// TestAsRemember: asking to keep something in memory is "remember".
-func TestAsRemember(t *testing.T) {
-	tests := []struct{ intent, want string }{
-		{"Store in memory that the deploy moved", "remember  the deploy moved"},
-		{"please save to your memory: Alice prefers email", "remember : Alice prefers email"},
-		{"add to memories that I use vim", "remember  I use vim"},
-		{"save to long-term memory my address", "remember  my address"},
-		{"store the file in memory", "store the file in memory"},         // what to store comes first: no request to remember
-		{"check memory usage", "check memory usage"},                     // RAM
-		{"save memory snapshot to disk", "save memory snapshot to disk"}, // no "in" or "to" before it
-	}
-	for _, tt := range tests {
-		if got := asRemember(tt.intent); got != tt.want {
-			t.Errorf("asRemember(%q) = %q, want %q", tt.intent, got, tt.want)
-		}
-	}
-}

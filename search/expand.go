@@ -183,8 +183,10 @@ var synonymGroups = [][]string{
 	// "knowledge base", Reflect's notes. ("memory" is left out: most
 	// tools that say it mean RAM.)
 	{"remember", "memorize", "knowledge graph", "knowledge base"},
-	// What is forgotten is taken out of what keeps it.
+	// What is forgotten is taken out of what keeps it, and what is
+	// recalled is looked up there.
 	{"forget", "knowledge graph", "knowledge base"},
+	{"recall", "knowledge graph", "knowledge base"},
 	{"fact", "observation", "note", "jot"},
 	// Facts are what a knowledge graph or base keeps.
 	{"fact", "knowledge"},

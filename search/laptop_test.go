@@ -92,6 +92,14 @@ func TestLaptopIntents(t *testing.T) {
 		{intent: "make a directory called build", top3: named("create_directory")},
 		// What to forget is the content, and forgetting is deleting.
 		{intent: "forget that Bob likes tea", top3: fromServer("memory")},
+		// A text to send is an SMS message, not text to type or read.
+		{intent: "send a text to mom", top3: sendsSMS},
+		{intent: "text my wife that I am late", top3: sendsSMS, never1: "chrome-devtools/type_text"},
+		// A question to the assistant's memory looks it up there.
+		{intent: "what did I tell you about the staging password?", top3: fromServer("memory")},
+		{intent: "what do you know about Alice", top3: fromServer("memory")},
+		// ... but what is known at large stays the topic.
+		{intent: "what do you know about kubernetes pods", server: "kubernetes-mcp-server"},
 		// "memory" there is what the assistant keeps, not RAM.
 		{intent: "Store in memory that the staging database password rotates every 90 days", top3: fromServer("memory")},
 		// A file named with nothing to do to it is to be read.
@@ -150,6 +158,11 @@ func TestLaptopIntents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sendsSMS matches a tool that sends a text message.
+func sendsSMS(r Result) bool {
+	return r.Name == "communication_sms_send" || strings.HasSuffix(r.Name, "CreateMessage")
 }
 
 // loadsPage matches a browser tool that loads a page.

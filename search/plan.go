@@ -82,13 +82,25 @@ const (
 // word is searched and none counts as unknown.
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	p := &plan{intent: intent}
-	intent = asRemember(intent) // "store in memory that ..."
+	intent = asTextMessage(asRemember(intent)) // idioms: "store in memory that ...", "text mom ..."
+	intent, recall, lookup := asRecall(intent) // "what did I tell you about ..."
 	values := readValues(intent)
 	p.words, p.trailing = intentWords(values), trailingWords(intent)
 	// A content clause ("remember that Alice works at Acme") is no topic:
 	// its words weigh as a trailing clause's, and are searched as weak
 	// words only.
 	verb, content := contentClause(intent)
+	if recall {
+		verb = "recall" // its synonyms stand beside it
+	}
+	if lookup {
+		// What is asked about is what to look up in what keeps it: a
+		// value, as a content clause is.
+		content = make(map[string]bool)
+		for _, w := range queryWords(strings.TrimPrefix(intent, "recall ")) {
+			content[w] = w != "recall"
+		}
+	}
 	for w := range content {
 		if p.trailing == nil {
 			p.trailing = make(map[string]bool)
