@@ -82,7 +82,13 @@ func newTestUpstreams(t testing.TB, cfg *config.File, opts *upstream.Options) *u
 	return u
 }
 
+// testContext bounds a test at 60 s of its own. The demo server's binary
+// is built first (once a run, see demoBinary): on a fresh clone's cold
+// build cache, under the README's 'go test ./...' with every package
+// building at once, the build alone took a minute and ran the deadline
+// out before a server started.
 func testContext(t testing.TB) context.Context {
+	demoBinary() // a failed build is reported by the demoServer that needs it
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx

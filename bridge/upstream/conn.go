@@ -56,7 +56,7 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// The SDK reports only that its context was cancelled: say what
 			// the server failed to do, and for how long.
-			timeout := &Error{Server: s.Name, Op: "start", Err: noAnswer{after: time.Since(began).Round(time.Second)}}
+			timeout := &Error{Server: s.Name, Op: "start", Err: noAnswer{after: waited(began)}}
 			var ue *Error
 			if errors.As(err, &ue) {
 				timeout.StderrTail = ue.StderrTail
@@ -82,6 +82,15 @@ type noAnswer struct{ after time.Duration }
 
 func (e noAnswer) Error() string        { return fmt.Sprintf("no answer to initialize within %s", e.after) }
 func (e noAnswer) Is(target error) bool { return target == ErrTimeout }
+
+// waited is the time since began, in whole seconds, or in milliseconds
+// under one (a caller's deadline that had all but passed: not "0s").
+func waited(began time.Time) time.Duration {
+	if d := time.Since(began); d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return time.Since(began).Round(time.Second)
+}
 
 // dial starts or reaches the server and initializes a session on ctx.
 func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, tap *listTap) (*conn, error) {

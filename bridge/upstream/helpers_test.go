@@ -200,7 +200,13 @@ func toolNames(t testing.TB, l *Listing) []string {
 	return names
 }
 
+// testContext bounds a test at 60 s of its own. The demo server's binary
+// is built first (once a run, see demoBinary): on a fresh clone's cold
+// build cache, under the README's 'go test ./...' with every package
+// building at once, the build alone took a minute and ran the deadline
+// out before a server started.
 func testContext(t testing.TB) context.Context {
+	demoBinary() // a failed build is reported by the demoServer that needs it
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
