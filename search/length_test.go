@@ -10,8 +10,9 @@ import (
 
 // TestWordsLegWeighsLength: two tools that hold the intent's words alike,
 // one of them described at length, tie in the word table's BM25 (it keeps
-// no lengths); the words leg ranks the terse one first by default and
-// leaves them tied, in name order, with LengthNorm off.
+// no lengths); the words leg scores the terse one higher by default and
+// leaves them tied with LengthNorm off. (Their order also weighs their
+// confidence: see confidenceRank.)
 func TestWordsLegWeighsLength(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
@@ -26,19 +27,28 @@ func TestWordsLegWeighsLength(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		norm float64
-		want []string
+		norm      float64
+		terseWins bool // else tied
 	}{
-		{0, []string{"money/b_terse", "money/a_verbose"}},
-		{-1, []string{"money/a_verbose", "money/b_terse"}},
+		{0, true},
+		{-1, false},
 	} {
 		s := New(st, &Options{LengthNorm: tt.norm})
 		rs, err := s.Search(ctx, "convert currency amounts", Query{Limit: 2, Legs: []Leg{LegWords}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := names(rs); strings.Join(got, " ") != strings.Join(tt.want, " ") {
-			t.Errorf("LengthNorm %v: ranked %v, want %v", tt.norm, got, tt.want)
+		score := make(map[string]float64)
+		for _, r := range rs {
+			score[r.Name] = r.Score
+		}
+		terse, verbose := score["b_terse"], score["a_verbose"]
+		if len(rs) != 2 || terse == 0 || verbose == 0 {
+			t.Fatalf("LengthNorm %v: ranked %v, want both tools", tt.norm, names(rs))
+		}
+		if tt.terseWins && terse <= verbose || !tt.terseWins && terse != verbose {
+			t.Errorf("LengthNorm %v: scores terse %v, verbose %v; want the terse one %s", tt.norm, terse, verbose,
+				map[bool]string{true: "higher", false: "tied"}[tt.terseWins])
 		}
 	}
 }

@@ -220,8 +220,9 @@ type Result struct {
 	Server string
 	Name   string
 	// Score is the fused score (see fusion.fuse and boostNames); higher is
-	// better. A tool placed first because the intent names it keeps the
-	// score the legs gave it (0 if they did not find it).
+	// better. Results are ordered by it and their confidence together
+	// (see confidenceRank). A tool placed first because the intent names
+	// it keeps the score the legs gave it (0 if they did not find it).
 	Score float64
 	// Confidence in [0, 1] measures the match itself, not the rank: the
 	// share of the intent, its words weighed by rarity, that the tool's
