@@ -15,6 +15,11 @@ import "regexp"
 var textVerb = regexp.MustCompile(`(?i)^(\W*(?:please\W+)?)text\W+(?:(?:him|her|them|me|us|my|our|your|mom|mum|dad)\b|\+?\d)|` +
 	`\bsend(\W+(?:(?:him|her|them|me|us)\W+)?)an?\W+text(?:\W+message)?\b`)
 
+// textNouns are the words that, right after "a text", make it a kind of
+// thing ("send a text file to the printer"), not a message.
+var textNouns = setOf("file", "files", "document", "documents", "box", "field", "editor", "input", "area",
+	"block", "blocks", "content", "format", "string", "version", "copy", "snippet", "blob", "body")
+
 // asTextMessage rewrites a text message asked for (see textVerb) as an
 // "sms message": the words the tools that send one use ("Sends SMS
 // messages", "Send a message"), where "text" is what most tools that say
@@ -23,6 +28,9 @@ func asTextMessage(intent string) string {
 	m := textVerb.FindStringSubmatchIndex(intent)
 	if m == nil {
 		return intent
+	}
+	if next := words(intent[m[1]:]); len(next) > 0 && textNouns[next[0]] {
+		return intent // "send a text file": a file
 	}
 	if m[2] >= 0 { // opening the request: "text" and whom it goes to
 		return intent[:m[3]] + "send an sms message to" + intent[m[3]+len("text"):]

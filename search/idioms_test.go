@@ -53,6 +53,8 @@ func TestAsTextMessage(t *testing.T) {
 		{"Send her a text message saying hi", "Send her an sms message saying hi"},
 		{"text extraction from a PDF", "text extraction from a PDF"},
 		{"send the text of the page", "send the text of the page"},
+		{"send a text file to the printer", "send a text file to the printer"},
+		{"Send a text message to Bob", "Send an sms message to Bob"},
 	}
 	for _, tt := range tests {
 		if got := asTextMessage(tt.intent); got != tt.want {
