@@ -43,11 +43,10 @@ var sqlHints = []string{"sql"}
 // spans, or 0 when none opens there, and the words of its names.
 func sqlSpan(fields []string, i int) (n int, names []string) {
 	_, tok, _ := trimToken(fields[i])
-	lower := false
+	lower := false // opened by "select *" in any case
 	switch {
 	case sqlOpeners[tok]:
-	case strings.EqualFold(tok, "select") && i+1 < len(fields) && strings.HasPrefix(strings.TrimLeft(fields[i+1], "("), "*") ||
-		strings.EqualFold(tok, "select") && i+1 < len(fields) && strings.Contains(strings.ToLower(fields[i+1]), "count(*)"):
+	case strings.EqualFold(tok, "select") && i+1 < len(fields) && selectsAll(fields[i+1]):
 		lower = true
 	default:
 		return 0, nil
@@ -85,4 +84,10 @@ func sqlSpan(fields []string, i int) (n int, names []string) {
 		}
 	}
 	return j - i, names
+}
+
+// selectsAll reports whether the field after "select" is a star, or a
+// count of all rows: "select * from", "select count(*) from".
+func selectsAll(field string) bool {
+	return strings.HasPrefix(strings.TrimLeft(field, "("), "*") || strings.Contains(strings.ToLower(field), "count(*)")
 }
