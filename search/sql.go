@@ -1,18 +1,20 @@
 package search
 
 import (
+	"maps"
 	"strings"
 )
 
 // SQL in an intent ("run SELECT count(*) FROM users on the prod
-// project") is a value: it says SQL is to run, and its keywords and
-// names are no topic. ("query" is left out of what it implies: tools
-// named for querying logs or metrics outranked the one that runs SQL.) A statement opens with a keyword written in
-// capitals (SELECT, INSERT, UPDATE, DELETE, CREATE...), or with "select"
-// and a star in any case, and has one of its clauses (FROM, INTO, SET,
-// TABLE, WHERE...) within sqlReach fields; it runs on while each field is
-// a keyword, an operator, or the name or expression a keyword, operator
-// or comma leads ("users", "count(*)", "'open'"), and ends at ";".
+// project") is a value: it says SQL is to run, and its keywords and names
+// are no topic. ("query" is left out of what it implies: tools named for
+// querying logs or metrics outranked the one that runs SQL.) A statement
+// opens with a keyword written in capitals (SELECT, INSERT, UPDATE,
+// DELETE, CREATE...), or with "select" and a star in any case, and has
+// one of its clauses (FROM, INTO, SET, TABLE, WHERE...) within sqlReach
+// fields; it runs on while each field is a keyword, an operator, or the
+// name or expression a keyword, operator or comma leads ("users",
+// "count(*)", "'open'"), and ends at ";".
 
 // sqlReach bounds how far after its opening keyword a statement's first
 // clause keyword is looked for.
@@ -23,18 +25,27 @@ var (
 		"EXPLAIN", "WITH", "UPSERT", "MERGE", "REPLACE")
 	sqlClauses = setOf("FROM", "INTO", "SET", "TABLE", "WHERE", "VALUES", "VIEW", "INDEX", "DATABASE",
 		"SCHEMA", "COLUMN")
-	sqlKeywords = setOf("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "ALTER", "DROP", "TRUNCATE",
-		"EXPLAIN", "WITH", "UPSERT", "MERGE", "REPLACE", "FROM", "INTO", "SET", "TABLE", "WHERE", "VALUES",
-		"VIEW", "INDEX", "DATABASE", "SCHEMA", "COLUMN", "AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE",
+	// sqlKeywords are every keyword a statement runs on through: the
+	// openers, the clauses and these.
+	sqlKeywords = unionOf(sqlOpeners, sqlClauses, setOf("AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE",
 		"ILIKE", "BETWEEN", "LIMIT", "OFFSET", "ORDER", "GROUP", "BY", "HAVING", "DISTINCT", "ON", "AS",
 		"ASC", "DESC", "JOIN", "INNER", "LEFT", "RIGHT", "OUTER", "FULL", "CROSS", "UNION", "ALL",
 		"EXISTS", "CASE", "WHEN", "THEN", "ELSE", "END", "ADD", "PRIMARY", "KEY", "RETURNING", "IF",
-		"CASCADE", "DEFAULT", "TRUE", "FALSE")
+		"CASCADE", "DEFAULT", "TRUE", "FALSE"))
 	// sqlLower are the keywords a statement opened by "select *" may
 	// write in lower case: those English rarely puts after a name.
 	sqlLower     = setOf("FROM", "WHERE", "JOIN", "LIMIT", "ORDER", "GROUP", "BY", "OFFSET", "HAVING")
 	sqlOperators = setOf("=", "<", ">", "<=", ">=", "<>", "!=", "+", "-", "*", "/", "||", "%")
 )
+
+// unionOf returns a set holding the members of every one of sets.
+func unionOf(sets ...map[string]bool) map[string]bool {
+	out := make(map[string]bool)
+	for _, set := range sets {
+		maps.Copy(out, set)
+	}
+	return out
+}
 
 // sqlHints are the words a statement implies.
 var sqlHints = []string{"sql"}
