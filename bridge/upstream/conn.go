@@ -86,10 +86,11 @@ func (e noAnswer) Is(target error) bool { return target == ErrTimeout }
 // waited is the time since began, in whole seconds, or in milliseconds
 // under one (a caller's deadline that had all but passed: not "0s").
 func waited(began time.Time) time.Duration {
-	if d := time.Since(began); d < time.Second {
+	d := time.Since(began)
+	if d < time.Second {
 		return d.Round(time.Millisecond)
 	}
-	return time.Since(began).Round(time.Second)
+	return d.Round(time.Second)
 }
 
 // dial starts or reaches the server and initializes a session on ctx.
