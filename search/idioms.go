@@ -76,16 +76,16 @@ var whatKnown = regexp.MustCompile(`(?i)^\W*(?:please\W+)?what\W+do\W+you\W+know
 
 // asRecall rewrites a question to the assistant's memory (see
 // fromMemory, whatKnown) as "recall" and what it asks about, and reports
-// whether it did and whether what it asks about is to be looked up
-// rather than searched as the topic. ("know" and "tell" are chat filler
+// whether it did and, when it is to be looked up rather than searched as
+// the topic, what it asks about. ("know" and "tell" are chat filler
 // elsewhere: "I want to know the weather"; only the question's shape says
 // what is asked.)
-func asRecall(intent string) (text string, recall, lookup bool) {
+func asRecall(intent string) (text string, recall bool, about string) {
 	if loc := fromMemory.FindStringIndex(intent); loc != nil {
-		return "recall " + intent[loc[1]:], true, true
+		return "recall " + intent[loc[1]:], true, intent[loc[1]:]
 	}
 	if loc := whatKnown.FindStringIndex(intent); loc != nil {
-		return "recall " + intent[loc[1]:], true, false
+		return "recall " + intent[loc[1]:], true, ""
 	}
-	return intent, false, false
+	return intent, false, ""
 }

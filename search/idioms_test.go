@@ -25,20 +25,21 @@ func TestAsRemember(t *testing.T) {
 // which may ask what is known at large.
 func TestAsRecall(t *testing.T) {
 	tests := []struct {
-		intent, want   string
-		recall, lookup bool
+		intent, want string
+		recall       bool
+		about        string
 	}{
-		{"What did I tell you about the staging password?", "recall  the staging password?", true, true},
-		{"do you remember my favorite color", "recall  my favorite color", true, true},
-		{"recall what I said about the project", "recall  the project", true, true},
-		{"what do you know about Alice", "recall  Alice", true, false},
-		{"I want to know the weather", "I want to know the weather", false, false},
-		{"tell me about the pods", "tell me about the pods", false, false},
+		{"What did I tell you about the staging password?", "recall  the staging password?", true, " the staging password?"},
+		{"do you remember my favorite color", "recall  my favorite color", true, " my favorite color"},
+		{"recall what I said about the project", "recall  the project", true, " the project"},
+		{"what do you know about Alice", "recall  Alice", true, ""},
+		{"I want to know the weather", "I want to know the weather", false, ""},
+		{"tell me about the pods", "tell me about the pods", false, ""},
 	}
 	for _, tt := range tests {
-		got, recall, lookup := asRecall(tt.intent)
-		if got != tt.want || recall != tt.recall || lookup != tt.lookup {
-			t.Errorf("asRecall(%q) = %q, %v, %v; want %q, %v, %v", tt.intent, got, recall, lookup, tt.want, tt.recall, tt.lookup)
+		got, recall, about := asRecall(tt.intent)
+		if got != tt.want || recall != tt.recall || about != tt.about {
+			t.Errorf("asRecall(%q) = %q, %v, %q; want %q, %v, %q", tt.intent, got, recall, about, tt.want, tt.recall, tt.about)
 		}
 	}
 }

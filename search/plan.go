@@ -83,7 +83,7 @@ const (
 func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	p := &plan{intent: intent}
 	intent = asTextMessage(asRemember(intent)) // idioms: "store in memory that ...", "text mom ..."
-	intent, recall, lookup := asRecall(intent) // "what did I tell you about ..."
+	intent, recall, about := asRecall(intent)  // "what did I tell you about ..."
 	values := readValues(intent)
 	p.words, p.trailing = intentWords(values), trailingWords(intent)
 	// A content clause ("remember that Alice works at Acme") is no topic:
@@ -93,12 +93,14 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	if recall {
 		verb = "recall" // its synonyms stand beside it
 	}
-	if lookup {
+	if about != "" {
 		// What is asked about is what to look up in what keeps it: a
 		// value, as a content clause is.
 		content = make(map[string]bool)
-		for _, w := range queryWords(strings.TrimPrefix(intent, "recall ")) {
-			content[w] = w != "recall"
+		for _, w := range queryWords(about) {
+			if w != verb {
+				content[w] = true
+			}
 		}
 	}
 	for w := range content {

@@ -132,3 +132,31 @@ func TestInflectionsAreNoTypos(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanRecall: a question to the assistant's memory searches "recall"
+// (its synonyms standing beside it) and holds what it asks about as
+// content, weak; the verb itself, asked about again, is no content.
+func TestPlanRecall(t *testing.T) {
+	s := laptopSearcher(t)
+	for _, tt := range []struct {
+		intent string
+		weak   []string
+	}{
+		{"what did I tell you about the staging password?", []string{"password", "staging"}},
+		{"recall what I said about recall policies", []string{"policies"}},
+	} {
+		p := s.plan(context.Background(), tt.intent)
+		p.awaitFixes()
+		var weak []string
+		for w := range p.trailing {
+			weak = append(weak, w)
+		}
+		slices.Sort(weak)
+		if !slices.Equal(weak, tt.weak) || !slices.Equal(p.kept, []string{"recall"}) {
+			t.Errorf("plan(%q): kept %v, weak %v; want [recall], %v", tt.intent, p.kept, weak, tt.weak)
+		}
+		if !strings.Contains(p.wordsExpr, `"knowledge graph"`) {
+			t.Errorf("plan(%q): words %s, want recall's synonyms beside it", tt.intent, p.wordsExpr)
+		}
+	}
+}
