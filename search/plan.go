@@ -509,6 +509,7 @@ func writtenAsNames(intent string) map[string]bool {
 // near enough. A failed lookup only loses the correction.
 func (s *Searcher) corrections(ctx context.Context, unknown []string) map[string]store.Term {
 	var out map[string]store.Term
+	var vocab *vocabIndex
 	tried := 0
 	for _, w := range unknown {
 		if tried >= s.fixes {
@@ -518,21 +519,32 @@ func (s *Searcher) corrections(ctx context.Context, unknown []string) map[string
 			continue
 		}
 		tried++
+		if vocab == nil {
+			var err error
+			if vocab, err = s.vocabulary(ctx); err != nil {
+				s.logger.Warn("search: near-term lookup failed", "word", w, "err", err)
+				return out
+			}
+		}
+		// Only the words within reach are counted. A swapped pair in a
+		// short word can leave it no trigram of the word meant
+		// (serach/search): its swaps are looked up whole.
 		n, edits := utf8.RuneCountInString(w), maxEdits(w)
-		near, err := s.st.NearTerms(ctx, trigramsExpr(w), n-edits, n+edits)
+		within := slices.DeleteFunc(vocab.near(w, n-edits, n+edits), func(t string) bool {
+			return editDistance(w, t) > edits
+		})
+		swapped := swaps(w)
+		docs, err := s.st.Terms(ctx, append(slices.Clone(within), swapped...))
 		if err != nil {
 			s.logger.Warn("search: near-term lookup failed", "word", w, "err", err)
 			continue
 		}
-		// A swapped pair in a short word can leave it no trigram of the
-		// word meant (serach/search): its swaps are looked up whole.
-		swapped, err := s.st.Terms(ctx, swaps(w))
-		if err != nil {
-			s.logger.Warn("search: near-term lookup failed", "word", w, "err", err)
-			continue
-		}
-		for t, docs := range swapped {
-			near = append(near, store.Term{Text: t, Docs: docs})
+		slices.Sort(within)
+		var near []store.Term
+		for _, t := range append(within, swapped...) {
+			if d, ok := docs[t]; ok {
+				near = append(near, store.Term{Text: t, Docs: d})
+			}
 		}
 		if c, ok := nearest(w, near); ok {
 			if out == nil {

@@ -131,6 +131,9 @@ type Searcher struct {
 	meanLen   float64
 	countedAt time.Time
 
+	vocabMu sync.Mutex // guards vocab
+	vocab   *vocabIndex
+
 	termsMu sync.Mutex     // guards the word counts below
 	terms   map[string]int // how many tools hold each word asked of termDocs
 	termsAt time.Time      // when terms was started

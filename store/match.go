@@ -176,6 +176,65 @@ ORDER BY term`, expr, minRunes, maxRunes)
 	return out, nil
 }
 
+// VocabularyMark identifies a state of the vocabulary (see Terms) by its
+// newest word: a word added since gets a newer row, so a different mark.
+// Words removed leave it unchanged: a caller holding an older copy of the
+// vocabulary looks up the counts of the words it keeps (Terms), and a word
+// gone is missing there.
+type VocabularyMark struct {
+	ID   int64
+	Term string
+}
+
+// Vocabulary returns every word of the vocabulary (see Terms), oldest
+// first, and the mark of the state read.
+func (s *Store) Vocabulary(ctx context.Context) ([]string, VocabularyMark, error) {
+	var mark VocabularyMark
+	if err := s.await(ctx); err != nil {
+		return nil, mark, err
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT id, term FROM terms ORDER BY id")
+	if err != nil {
+		return nil, mark, s.wrap("reading the vocabulary", err)
+	}
+	defer rows.Close()
+	var words []string
+	for rows.Next() {
+		if err := rows.Scan(&mark.ID, &mark.Term); err != nil {
+			return nil, VocabularyMark{}, s.wrap("reading the vocabulary", err)
+		}
+		words = append(words, mark.Term)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, VocabularyMark{}, s.wrap("reading the vocabulary", err)
+	}
+	return words, mark, nil
+}
+
+// VocabularyMark returns the mark of the vocabulary's current state; the
+// zero mark for an empty vocabulary.
+func (s *Store) VocabularyMark(ctx context.Context) (VocabularyMark, error) {
+	var mark VocabularyMark
+	if err := s.await(ctx); err != nil {
+		return mark, err
+	}
+	rows, err := s.stmts.query(ctx, "SELECT id, term FROM terms ORDER BY id DESC LIMIT 1")
+	if err != nil {
+		return mark, s.wrap("reading the vocabulary's mark", err)
+	}
+	defer rows.Close()
+	if rows.Next() {
+		err = rows.Scan(&mark.ID, &mark.Term)
+	}
+	if err == nil {
+		err = rows.Err()
+	}
+	if err != nil {
+		return VocabularyMark{}, s.wrap("reading the vocabulary's mark", err)
+	}
+	return mark, nil
+}
+
 // Terms returns how many searchable tools hold each of words (looked up
 // lowercased, keyed as given); words the catalog lacks are left out.
 func (s *Store) Terms(ctx context.Context, words []string) (map[string]int, error) {
