@@ -274,13 +274,13 @@ func (s *Searcher) wordHits(ctx context.Context, p *plan, cands int) ([]store.Hi
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
 		p.awaitFixes() // they join the synonym query
-		if p.synExpr == "" {
+		if len(p.synTerms) == 0 {
 			return nil
 		}
-		syn, err = s.st.MatchWords(gctx, p.synExpr, s.columns, cands)
+		syn, err = s.st.RankWords(gctx, p.synTerms, s.columns, cands)
 		return err
 	})
-	hs, err := s.st.MatchWords(gctx, p.wordsExpr, s.columns, cands)
+	hs, err := s.st.RankWords(gctx, p.wordTerms, s.columns, cands)
 	if werr := g.Wait(); err == nil {
 		err = werr
 	}

@@ -10,7 +10,7 @@ type Leg int
 
 // The legs, in the order results report them.
 const (
-	LegWords    Leg = iota // FTS5 BM25 over words, porter-stemmed
+	LegWords    Leg = iota // BM25 over words, porter-stemmed (store.RankWords)
 	LegTrigrams            // FTS5 trigrams: typos and fragments
 	LegVectors             // sqlite-vec KNN over embeddings
 	numLegs

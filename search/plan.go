@@ -29,12 +29,14 @@ type plan struct {
 	docs   map[string]int // how many tools hold each known word or synonym
 	// kept are the words the words leg searches: words less the
 	// commonest ones past its budget (see withinBudget).
-	kept      []string
-	wordsExpr string
-	// synExpr is the words leg's second, low-weight query: synonyms of
-	// the words (see synonyms.expand); "" for none.
-	synExpr string
-	unknown []string // words of three runes or more the vocabulary lacks
+	kept []string
+	// wordTerms is the words leg's query: any of them (see
+	// store.RankWords).
+	wordTerms []store.WordTerm
+	// synTerms is the words leg's second, low-weight query: synonyms of
+	// the words (see synonyms.expand); none for none.
+	synTerms []store.WordTerm
+	unknown  []string // words of three runes or more the vocabulary lacks
 	// trailing are the words only a trailing relative clause holds
 	// (see trailingWords).
 	trailing map[string]bool
@@ -46,9 +48,20 @@ type plan struct {
 	// meant are words with each corrected word replaced by its correction:
 	// what the boosts compare with a tool's name and description.
 	meant []string
-	// fixed is closed once fixes, meant, synExpr and the corrections'
+	// fixed is closed once fixes, meant, synTerms and the corrections'
 	// counts in docs are set; nil when they were set with the plan.
 	fixed chan struct{}
+}
+
+// anyOf makes words a words query's terms, leaving out empty ones.
+func anyOf(words []string) []store.WordTerm {
+	var out []store.WordTerm
+	for _, w := range words {
+		if w != "" {
+			out = append(out, store.WordTerm{Text: w})
+		}
+	}
+	return out
 }
 
 // awaitFixes waits until the plan's corrections are in (see plan.fixed).
@@ -128,7 +141,7 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	if err != nil {
 		s.logger.Warn("search: vocabulary lookup failed", "err", err)
 		p.kept = p.words
-		p.wordsExpr = orQuery(p.words)
+		p.wordTerms = anyOf(p.words)
 		return p
 	}
 	p.docs = docs
@@ -177,10 +190,10 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 			syns = append(syns, w) // the content is searched as weak words, in order
 		}
 	}
-	p.wordsExpr = orQuery(append(slices.Clone(kept), stand...))
+	p.wordTerms = anyOf(append(slices.Clone(kept), stand...))
 	for _, w := range shorts {
-		if p.wordsExpr != "" {
-			p.wordsExpr += " OR name : " + quote(w) // get_stock_info, clone_repo
+		if len(p.wordTerms) > 0 {
+			p.wordTerms = append(p.wordTerms, store.WordTerm{Text: w, NameOnly: true}) // get_stock_info, clone_repo
 		}
 	}
 	syns = slices.DeleteFunc(syns, func(w string) bool { return slices.Contains(stand, w) })
@@ -188,7 +201,7 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	var synBase []string
 	if s.synWeight > 0 {
 		synBase = synonymsWithin(syns, docs, kept, budget)
-		p.synExpr = orQuery(synBase)
+		p.synTerms = anyOf(synBase)
 	}
 	if len(p.fixable) == 0 {
 		return p
@@ -209,7 +222,7 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 			}
 		}
 		if s.synWeight > 0 {
-			p.synExpr = orQuery(append(synBase, p.fixes...))
+			p.synTerms = anyOf(append(synBase, p.fixes...))
 		}
 	}()
 	return p

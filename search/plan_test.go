@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/capbridge/capbridge/store"
 )
 
 func TestWithinBudget(t *testing.T) {
@@ -89,8 +91,8 @@ func TestCorrectionsReachTheWordsLeg(t *testing.T) {
 	ctx := context.Background()
 	p := s.plan(ctx, "serach the inbox")
 	p.awaitFixes()
-	if !slices.Contains(p.fixes, "search") || !strings.Contains(p.synExpr, `"search"`) || !slices.Contains(p.meant, "search") {
-		t.Errorf("plan(serach the inbox): fixes %v, synonym query %s, meant %v; want search in each", p.fixes, p.synExpr, p.meant)
+	if !slices.Contains(p.fixes, "search") || !slices.Contains(termTexts(p.synTerms), "search") || !slices.Contains(p.meant, "search") {
+		t.Errorf("plan(serach the inbox): fixes %v, synonym query %s, meant %v; want search in each", p.fixes, termTexts(p.synTerms), p.meant)
 	}
 	rs, err := s.Search(ctx, "serach inbox", Query{Limit: 3, Legs: []Leg{LegWords}})
 	if err != nil {
@@ -155,8 +157,17 @@ func TestPlanRecall(t *testing.T) {
 		if !slices.Equal(weak, tt.weak) || !slices.Equal(p.kept, []string{"recall"}) {
 			t.Errorf("plan(%q): kept %v, weak %v; want [recall], %v", tt.intent, p.kept, weak, tt.weak)
 		}
-		if !strings.Contains(p.wordsExpr, `"knowledge graph"`) {
-			t.Errorf("plan(%q): words %s, want recall's synonyms beside it", tt.intent, p.wordsExpr)
+		if !slices.Contains(termTexts(p.wordTerms), "knowledge graph") {
+			t.Errorf("plan(%q): words %q, want recall's synonyms beside it", tt.intent, termTexts(p.wordTerms))
 		}
 	}
+}
+
+// termTexts returns the texts of a words query's terms.
+func termTexts(ts []store.WordTerm) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Text)
+	}
+	return out
 }

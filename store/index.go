@@ -56,15 +56,24 @@ type indexWriter struct {
 	deleteVector                       *sql.Stmt
 
 	terms map[string]int // word -> change in the number of tools holding it
+	// postings says word_postings exists (migration 9); posted holds its
+	// changes, token by token, written once by applyPostings.
+	postings bool
+	posted   map[string]*postingEdit
+	pending  int  // postings in posted
+	adding   bool // some of them are added
 	// dirty says a search row was added or removed: the search index
 	// needs merging (see optimizeSearch).
 	dirty bool
 }
 
 func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
-	w := &indexWriter{tx: tx, terms: make(map[string]int)}
+	w := &indexWriter{tx: tx, terms: make(map[string]int), posted: make(map[string]*postingEdit)}
 	var err error
 	if w.vectors, err = hasVectorTable(ctx, tx); err != nil {
+		return nil, err
+	}
+	if w.postings, err = hasTable(ctx, tx, "word_postings"); err != nil {
 		return nil, err
 	}
 	prepare := func(dst **sql.Stmt, query string) {
@@ -213,6 +222,9 @@ func (w *indexWriter) index(ctx context.Context, id int64, d Doc) error {
 	for word := range vocabulary(d) {
 		w.terms[word]++
 	}
+	if err := w.post(ctx, id, d); err != nil {
+		return err
+	}
 	w.dirty = true
 	return nil
 }
@@ -238,6 +250,9 @@ func (w *indexWriter) unindex(ctx context.Context, o storedDoc) error {
 	for word := range vocabulary(o.doc) {
 		w.terms[word]--
 	}
+	if err := w.unpost(ctx, o.id, o.doc); err != nil {
+		return err
+	}
 	w.dirty = true
 	return nil
 }
@@ -246,6 +261,9 @@ func (w *indexWriter) unindex(ctx context.Context, o storedDoc) error {
 // merges the search index.
 func (w *indexWriter) finish(ctx context.Context) error {
 	if err := w.applyTerms(ctx); err != nil {
+		return err
+	}
+	if err := w.applyPostings(ctx); err != nil {
 		return err
 	}
 	if !w.dirty {
@@ -331,11 +349,16 @@ func (w *indexWriter) applyTerms(ctx context.Context) error {
 
 // hasVectorTable reports whether EnsureVectors has created tool_vectors.
 func hasVectorTable(ctx context.Context, q querier) (bool, error) {
+	return hasTable(ctx, q, "tool_vectors")
+}
+
+// hasTable reports whether table name exists.
+func hasTable(ctx context.Context, q querier, name string) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx,
-		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'tool_vectors'").Scan(&n)
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", name).Scan(&n)
 	if err != nil {
-		return false, fmt.Errorf("looking for the vector table: %w", err)
+		return false, fmt.Errorf("looking for table %s: %w", name, err)
 	}
 	return n > 0, nil
 }

@@ -288,6 +288,7 @@ func TestMigrationFiveRebuildsWords(t *testing.T) {
 	mustReplace(t, s, "mail", tool("send_message", "Send an email"), tool("list_folders", "List mail folders"))
 	mustReplace(t, s, "big", refused("giant", "too big"))
 	for _, q := range []string{
+		"DROP TABLE word_postings",                 // migration 9
 		"ALTER TABLE calls DROP COLUMN redactions", // migration 8's
 		"DROP TABLE pins",                          // migration 6
 		"DROP INDEX tools_key",

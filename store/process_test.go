@@ -294,4 +294,70 @@ func checkIndex(t *testing.T, s *Store) {
 	if n := count(t, s, "SELECT count(*) FROM terms_trigrams"); n != len(want) {
 		t.Errorf("terms_trigrams has %d rows, want %d", n, len(want))
 	}
+	checkPostings(t, s)
+}
+
+// checkPostings compares word_postings with what FTS5 itself holds: every
+// token of the word table's five searched columns, each tool holding it
+// and how many times in each column, read through an fts5vocab table.
+func checkPostings(t *testing.T, s *Store) {
+	t.Helper()
+	if _, err := s.db.Exec("CREATE VIRTUAL TABLE temp.word_instances USING fts5vocab(main, tool_words, 'instance')"); err != nil {
+		t.Fatal(err)
+	}
+	defer s.db.Exec("DROP TABLE temp.word_instances")
+	columns := map[string]int{"name": 0, "desc": 1, "params": 2, "param_descs": 3, "enums": 4}
+	rows, err := s.db.Query("SELECT term, doc, col FROM temp.word_instances WHERE col <> 'pad'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[string]map[int64]*[wordColumnCount]uint32)
+	for rows.Next() {
+		var term, col string
+		var doc int64
+		if err := rows.Scan(&term, &doc, &col); err != nil {
+			t.Fatal(err)
+		}
+		if want[term] == nil {
+			want[term] = make(map[int64]*[wordColumnCount]uint32)
+		}
+		if want[term][doc] == nil {
+			want[term][doc] = new([wordColumnCount]uint32)
+		}
+		want[term][doc][columns[col]]++
+	}
+	rows.Close()
+	got := make(map[string][]posting)
+	rows, err = s.db.Query("SELECT term, postings FROM word_postings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var blob []byte
+		if err := rows.Scan(&term, &blob); err != nil {
+			t.Fatal(err)
+		}
+		ps, err := decodePostings(nil, blob)
+		if err != nil {
+			t.Fatalf("postings of %q: %v", term, err)
+		}
+		got[term] = ps
+	}
+	if len(got) != len(want) {
+		t.Errorf("word_postings holds %d tokens, FTS5 %d", len(got), len(want))
+	}
+	for term, docs := range want {
+		ps := got[term]
+		if len(ps) != len(docs) {
+			t.Errorf("token %q: %d tools in word_postings, %d in FTS5", term, len(ps), len(docs))
+			continue
+		}
+		for _, p := range ps {
+			if c := docs[p.id]; c == nil || *c != p.counts {
+				t.Errorf("token %q, tool %d: counts %v in word_postings, FTS5 %v", term, p.id, p.counts, c)
+			}
+		}
+	}
 }

@@ -64,6 +64,7 @@ func TestMigrationSevenIndexesPieces(t *testing.T) {
 			FROM tools WHERE refusal = ''`,
 		"DELETE FROM terms WHERE length(term) < 3",
 		"DROP TABLE pins",                          // migration 6 adds it
+		"DROP TABLE word_postings",                 // migration 9 adds it
 		"ALTER TABLE calls DROP COLUMN redactions", // migration 8 adds it
 		"PRAGMA user_version = 5",
 	} {

@@ -7,8 +7,10 @@
 //
 // [Open] returns a [Store]; [Store.ReplaceCatalog] swaps one server's tools
 // and their search rows in a single transaction. Search reads the tables
-// through [Store.MatchWords], [Store.MatchTrigrams], [Store.NearTerms] and
-// [Store.NearestVectors], each answering [Hit]s that name tools by id.
+// through [Store.RankWords] (BM25 over the word table, scored from its
+// posting lists; [Store.MatchWords] runs FTS5's own), [Store.MatchTrigrams],
+// [Store.NearTerms] and [Store.NearestVectors], each answering [Hit]s that
+// name tools by id.
 //
 // Several processes may open the same file: SQLite's WAL mode lets readers
 // run beside one writer, and every write transaction starts with BEGIN
