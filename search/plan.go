@@ -650,22 +650,6 @@ func maxEdits(w string) int {
 	return 2
 }
 
-// trigramsExpr ORs the distinct trigrams of w: an FTS5 trigram query that
-// finds words sharing any three-rune piece with w.
-func trigramsExpr(w string) string {
-	rs := []rune(w)
-	seen := make(map[string]bool)
-	var ts []string
-	for i := 0; i+minTrigramRunes <= len(rs); i++ {
-		t := string(rs[i : i+minTrigramRunes])
-		if !seen[t] {
-			seen[t] = true
-			ts = append(ts, t)
-		}
-	}
-	return orQuery(ts)
-}
-
 // isNumber reports whether w is only digits.
 func isNumber(w string) bool {
 	return strings.TrimFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) == ""

@@ -93,11 +93,6 @@ func FuzzQuery(f *testing.F) {
 		if _, err := st.MatchTrigrams(ctx, orQuery(ws), 5); err != nil {
 			t.Fatalf("trigram expression of %q: %v", intent, err)
 		}
-		for _, w := range ws {
-			if _, err := st.NearTerms(ctx, trigramsExpr(w), 1, 40); err != nil {
-				t.Fatalf("near-term expression of %q: %v", w, err)
-			}
-		}
 		for _, n := range namings(intent) {
 			if _, err := st.MatchWords(ctx, nameQuery(n.written), s.columns, 5); err != nil {
 				t.Fatalf("name query of %q: %v", n.written, err)

@@ -273,8 +273,8 @@ func (w *indexWriter) finish(ctx context.Context) error {
 	return optimizeSearch(ctx, w.tx)
 }
 
-// applyTerms writes the summed vocabulary changes: new words get a row and
-// their trigrams, words no tool holds any more lose both.
+// applyTerms writes the summed vocabulary changes: new words get a row,
+// words no tool holds any more lose theirs.
 func (w *indexWriter) applyTerms(ctx context.Context) error {
 	words := make([]string, 0, len(w.terms))
 	for word, n := range w.terms {
@@ -287,8 +287,8 @@ func (w *indexWriter) applyTerms(ctx context.Context) error {
 	}
 	slices.Sort(words) // deterministic ids
 	var (
-		err                                                error
-		lookup, insert, insertGrams, update, del, delGrams *sql.Stmt
+		err                         error
+		lookup, insert, update, del *sql.Stmt
 	)
 	prepare := func(dst **sql.Stmt, query string) {
 		if err != nil {
@@ -302,10 +302,8 @@ func (w *indexWriter) applyTerms(ctx context.Context) error {
 	}
 	prepare(&lookup, "SELECT id, docs FROM terms WHERE term = ?")
 	prepare(&insert, "INSERT INTO terms (term, docs) VALUES (?, ?)")
-	prepare(&insertGrams, "INSERT INTO terms_trigrams (rowid, term) VALUES (?, ?)")
 	prepare(&update, "UPDATE terms SET docs = ? WHERE id = ?")
 	prepare(&del, "DELETE FROM terms WHERE id = ?")
-	prepare(&delGrams, "DELETE FROM terms_trigrams WHERE rowid = ?")
 	if err != nil {
 		return fmt.Errorf("preparing vocabulary statements: %w", err)
 	}
@@ -316,14 +314,7 @@ func (w *indexWriter) applyTerms(ctx context.Context) error {
 		err := lookup.QueryRowContext(ctx, word).Scan(&id, &docs)
 		switch {
 		case errors.Is(err, sql.ErrNoRows) && change > 0:
-			res, err := insert.ExecContext(ctx, word, change)
-			if err == nil {
-				id, err = res.LastInsertId()
-			}
-			if err == nil {
-				_, err = insertGrams.ExecContext(ctx, id, word)
-			}
-			if err != nil {
+			if _, err := insert.ExecContext(ctx, word, change); err != nil {
 				return fmt.Errorf("adding term %q: %w", word, err)
 			}
 		case errors.Is(err, sql.ErrNoRows):
@@ -336,9 +327,6 @@ func (w *indexWriter) applyTerms(ctx context.Context) error {
 			}
 		default:
 			if _, err := del.ExecContext(ctx, id); err != nil {
-				return fmt.Errorf("removing term %q: %w", word, err)
-			}
-			if _, err := delGrams.ExecContext(ctx, id); err != nil {
 				return fmt.Errorf("removing term %q: %w", word, err)
 			}
 		}

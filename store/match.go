@@ -138,44 +138,6 @@ ORDER BY f.r, k LIMIT `+lim, args...)
 	return s.collectHits(rows, op, true)
 }
 
-// NearTerms returns the vocabulary words that match the FTS5 query expr
-// over the vocabulary's trigram table (typically a misspelled word's
-// trigrams OR-ed) and are minRunes to maxRunes long, by word. They are
-// not ranked: the caller measures each against the word it repairs.
-// Ranking them by BM25 cost three times as much (1.4 against 0.5 CPU-ms a
-// word over a 5,000-tool vocabulary) and kept only the words sharing the
-// most trigrams, not the fewest edits away.
-func (s *Store) NearTerms(ctx context.Context, expr string, minRunes, maxRunes int) ([]Term, error) {
-	if err := s.await(ctx); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(expr) == "" {
-		return nil, nil
-	}
-	op := fmt.Sprintf("finding terms near %q", expr)
-	rows, err := s.stmts.query(ctx, `
-SELECT term, docs FROM terms
-WHERE id IN (SELECT rowid FROM terms_trigrams WHERE terms_trigrams MATCH ?)
-	AND length(term) BETWEEN ? AND ?
-ORDER BY term`, expr, minRunes, maxRunes)
-	if err != nil {
-		return nil, s.wrap(op, err)
-	}
-	defer rows.Close()
-	var out []Term
-	for rows.Next() {
-		var t Term
-		if err := rows.Scan(&t.Text, &t.Docs); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
-	}
-	return out, nil
-}
-
 // VocabularyMark identifies a state of the vocabulary (see Terms) by its
 // newest word: a word added since gets a newer row, so a different mark.
 // Words removed leave it unchanged: a caller holding an older copy of the

@@ -87,7 +87,6 @@ func TestMatchRejectsHostileExpressions(t *testing.T) {
 		if _, err := s.MatchTrigrams(ctx, expr, 5); err == nil && expr != `*` {
 			t.Logf("MatchTrigrams(%q) accepted", expr)
 		}
-		s.NearTerms(ctx, expr, 1, 40) // must not panic
 	}
 	if n := count(t, s, "SELECT count(*) FROM tools"); n != 1 {
 		t.Errorf("tools table damaged: %d rows", n)
@@ -100,7 +99,7 @@ func TestMatchRejectsHostileExpressions(t *testing.T) {
 	}
 }
 
-func TestMatchTrigramsAndNearTerms(t *testing.T) {
+func TestMatchTrigramsAndTerms(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	mustReplace(t, s, "cal",
@@ -120,25 +119,6 @@ func TestMatchTrigramsAndNearTerms(t *testing.T) {
 	}
 	if hits, _ := s.MatchTrigrams(ctx, `"calender"`, 10); len(hits) != 0 {
 		t.Errorf("plain trigram MATCH of a typo found %v; the test's premise changed", hits)
-	}
-
-	terms, err := s.NearTerms(ctx, typo, 7, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(terms, Term{Text: "calendar", Docs: 2}) {
-		t.Errorf("NearTerms = %v, want calendar (2 docs) among them", terms)
-	}
-	if !slices.IsSortedFunc(terms, func(a, b Term) int { return strings.Compare(a.Text, b.Text) }) {
-		t.Errorf("NearTerms = %v, want them by word", terms)
-	}
-	for _, tm := range terms {
-		if n := len([]rune(tm.Text)); n < 7 || n > 9 {
-			t.Errorf("NearTerms gave %q, %d runes, outside 7 to 9", tm.Text, n)
-		}
-	}
-	if short, _ := s.NearTerms(ctx, typo, 1, 6); slices.ContainsFunc(short, func(tm Term) bool { return tm.Text == "calendar" }) {
-		t.Errorf("NearTerms 1 to 6 runes gave calendar: %v", short)
 	}
 
 	got, err := s.Terms(ctx, []string{"Calendar", "message", "calender", "an"})
@@ -288,6 +268,7 @@ func TestMigrationFiveRebuildsWords(t *testing.T) {
 	mustReplace(t, s, "mail", tool("send_message", "Send an email"), tool("list_folders", "List mail folders"))
 	mustReplace(t, s, "big", refused("giant", "too big"))
 	for _, q := range []string{
+		"CREATE VIRTUAL TABLE terms_trigrams USING fts5(term, tokenize = 'trigram', content = '', contentless_delete = 1)", // migration 10 drops it
 		"DROP TABLE word_postings",                 // migration 9
 		"ALTER TABLE calls DROP COLUMN redactions", // migration 8's
 		"DROP TABLE pins",                          // migration 6

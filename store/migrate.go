@@ -196,6 +196,12 @@ CREATE TABLE word_postings (
 	postings BLOB NOT NULL
 ) STRICT, WITHOUT ROWID;
 `,
+	// 10: typo correction reads the vocabulary into memory and finds the
+	// words sharing a trigram there (search's vocabIndex): the
+	// vocabulary's trigram table is read no more.
+	`
+DROP TABLE terms_trigrams;
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same

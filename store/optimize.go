@@ -14,7 +14,7 @@ import (
 // as reading the index once, paid by the rare write instead of every
 // search.
 func optimizeSearch(ctx context.Context, tx *sql.Tx) error {
-	for _, t := range [...]string{"tool_words", "tool_trigrams", "terms_trigrams"} {
+	for _, t := range [...]string{"tool_words", "tool_trigrams"} {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO "+t+"("+t+") VALUES('optimize')"); err != nil {
 			return fmt.Errorf("merging search index %s: %w", t, err)
 		}

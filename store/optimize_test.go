@@ -14,7 +14,7 @@ func TestSearchIndexMerged(t *testing.T) {
 	ctx := context.Background()
 	segments := func(t *testing.T) {
 		t.Helper()
-		for _, table := range []string{"tool_words", "tool_trigrams", "terms_trigrams"} {
+		for _, table := range []string{"tool_words", "tool_trigrams"} {
 			if n := count(t, s, "SELECT count(DISTINCT segid) FROM "+table+"_idx"); n != 1 {
 				t.Errorf("%s has %d index segments, want 1", table, n)
 			}

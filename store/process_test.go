@@ -239,7 +239,7 @@ func checkIntegrity(t *testing.T, s *Store) {
 	if err := s.db.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil || res != "ok" {
 		t.Errorf("integrity_check = %q, %v", res, err)
 	}
-	for _, table := range []string{"tool_words", "tool_trigrams", "terms_trigrams"} {
+	for _, table := range []string{"tool_words", "tool_trigrams"} {
 		if _, err := s.db.Exec(fmt.Sprintf("INSERT INTO %s(%s) VALUES ('integrity-check')", table, table)); err != nil {
 			t.Errorf("%s integrity-check: %v", table, err)
 		}
@@ -290,9 +290,6 @@ func checkIndex(t *testing.T, s *Store) {
 	}
 	if !mapsEqual(got, want) {
 		t.Errorf("terms table holds %d words, want %d; it is out of step with the tools", len(got), len(want))
-	}
-	if n := count(t, s, "SELECT count(*) FROM terms_trigrams"); n != len(want) {
-		t.Errorf("terms_trigrams has %d rows, want %d", n, len(want))
 	}
 	checkPostings(t, s)
 }

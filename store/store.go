@@ -8,9 +8,9 @@
 // [Open] returns a [Store]; [Store.ReplaceCatalog] swaps one server's tools
 // and their search rows in a single transaction. Search reads the tables
 // through [Store.RankWords] (BM25 over the word table, scored from its
-// posting lists; [Store.MatchWords] runs FTS5's own), [Store.MatchTrigrams],
-// [Store.NearTerms] and [Store.NearestVectors], each answering [Hit]s that
-// name tools by id.
+// posting lists; [Store.MatchWords] runs FTS5's own), [Store.MatchTrigrams]
+// and [Store.NearestVectors], each answering [Hit]s that name tools by id,
+// and [Store.Vocabulary] and [Store.Terms] for typo correction.
 //
 // Several processes may open the same file: SQLite's WAL mode lets readers
 // run beside one writer, and every write transaction starts with BEGIN
