@@ -266,6 +266,12 @@ func (w *indexWriter) finish(ctx context.Context) error {
 	if err := w.applyPostings(ctx); err != nil {
 		return err
 	}
+	// Any process reading the catalog learns its rows may have changed.
+	if _, err := w.tx.ExecContext(ctx, `
+INSERT INTO meta (key, value) VALUES ('`+metaCatalogVersion+`', '1')
+ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`); err != nil {
+		return fmt.Errorf("counting the catalog's version: %w", err)
+	}
 	if !w.dirty {
 		return nil
 	}

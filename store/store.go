@@ -96,6 +96,9 @@ type Store struct {
 	// stmts holds the prepared statements searches reuse.
 	stmts *stmtCache
 
+	// keys holds the tool keys RankWords read, for one catalog version.
+	keys keyCache
+
 	// writes holds one token while this process runs a write transaction,
 	// so in-process writers queue here (honouring their contexts) rather
 	// than spinning in SQLite's busy handler against each other.

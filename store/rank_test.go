@@ -1,0 +1,37 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+// TestRankWordsFollowsWrites: the keys and lengths RankWords caches are
+// read again after a write changes a tool's text, and a tool removed is
+// no longer found.
+func TestRankWordsFollowsWrites(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	weights := [5]float64{1, 1, 1, 1, 1}
+	email := []WordTerm{{Text: "email"}}
+	mustReplace(t, s, "mail", tool("send_message", "Send an email"))
+	first, err := s.RankWords(ctx, email, weights, 5)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("RankWords(email) = %v, %v; want send_message", first, err)
+	}
+	mustReplace(t, s, "mail", tool("send_message", "Send an email to everyone on a list"))
+	again, err := s.RankWords(ctx, email, weights, 5)
+	if err != nil || len(again) != 1 || again[0].ID != first[0].ID {
+		t.Fatalf("after the description grew: %v, %v; want send_message again", again, err)
+	}
+	if want := first[0].Len + len(" to everyone on a list"); again[0].Len != want {
+		t.Errorf("after the description grew, Len %d, want %d", again[0].Len, want)
+	}
+	fts, _ := s.MatchWords(ctx, `"email"`, weights, 5)
+	if len(fts) != 1 || fts[0] != again[0] {
+		t.Errorf("RankWords %v, MatchWords %v: want the same hit", again, fts)
+	}
+	mustReplace(t, s, "mail", tool("list_folders", "List mail folders"))
+	if gone, err := s.RankWords(ctx, email, weights, 5); err != nil || len(gone) != 0 {
+		t.Errorf("after send_message left: %v, %v; want nothing", gone, err)
+	}
+}
