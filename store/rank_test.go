@@ -35,3 +35,20 @@ func TestRankWordsFollowsWrites(t *testing.T) {
 		t.Errorf("after send_message left: %v, %v; want nothing", gone, err)
 	}
 }
+
+// TestRankWordsDamagedPostings: a posting list that cannot be read costs
+// nothing but speed: the words query runs through FTS5.
+func TestRankWordsDamagedPostings(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	weights := [5]float64{1, 1, 1, 1, 1}
+	mustReplace(t, s, "mail", tool("send_message", "Send an email"), tool("list_folders", "List mail folders"))
+	if _, err := s.db.Exec("UPDATE word_postings SET postings = x'80' WHERE term = 'email'"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RankWords(ctx, []WordTerm{{Text: "email"}, {Text: "folders"}}, weights, 5)
+	want, _ := s.MatchWords(ctx, `"email" OR "folders"`, weights, 5)
+	if err != nil || len(got) != 2 || len(want) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("RankWords over a damaged list = %v, %v; want FTS5's %v", got, err, want)
+	}
+}
