@@ -212,30 +212,40 @@ var migrationCode = map[int]func(context.Context, *sql.Tx) error{
 	9: buildPostings,
 }
 
-// reindex writes the search rows and the vocabulary of every searchable
-// tool again from its stored texts, as ReplaceCatalog writes them.
-func reindex(ctx context.Context, tx *sql.Tx) error {
+// toolText is a searchable tool's id and stored texts.
+type toolText struct {
+	id  int64
+	doc Doc
+}
+
+// searchableTexts reads every searchable tool's texts, by id.
+func searchableTexts(ctx context.Context, tx *sql.Tx) ([]toolText, error) {
 	rows, err := tx.QueryContext(ctx, `
 SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums FROM tools WHERE refusal = '' ORDER BY id`)
 	if err != nil {
-		return fmt.Errorf("reading tool texts: %w", err)
+		return nil, fmt.Errorf("reading tool texts: %w", err)
 	}
-	type row struct {
-		id  int64
-		doc Doc
-	}
-	var all []row
+	defer rows.Close()
+	var all []toolText
 	for rows.Next() {
-		var r row
+		var r toolText
 		if err := rows.Scan(&r.id, &r.doc.Name, &r.doc.Desc, &r.doc.Params, &r.doc.ParamDescs, &r.doc.Enums); err != nil {
-			rows.Close()
-			return fmt.Errorf("reading tool texts: %w", err)
+			return nil, fmt.Errorf("reading tool texts: %w", err)
 		}
 		all = append(all, r)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reading tool texts: %w", err)
+		return nil, fmt.Errorf("reading tool texts: %w", err)
+	}
+	return all, nil
+}
+
+// reindex writes the search rows and the vocabulary of every searchable
+// tool again from its stored texts, as ReplaceCatalog writes them.
+func reindex(ctx context.Context, tx *sql.Tx) error {
+	all, err := searchableTexts(ctx, tx)
+	if err != nil {
+		return err
 	}
 	w, err := newIndexWriter(ctx, tx)
 	if err != nil {

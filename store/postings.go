@@ -222,27 +222,9 @@ func (w *indexWriter) applyPostings(ctx context.Context) error {
 // buildPostings is the Go half of migration 9: the postings of every
 // searchable tool, from its stored texts.
 func buildPostings(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `
-SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums FROM tools WHERE refusal = '' ORDER BY id`)
+	all, err := searchableTexts(ctx, tx)
 	if err != nil {
-		return fmt.Errorf("reading tool texts: %w", err)
-	}
-	type row struct {
-		id  int64
-		doc Doc
-	}
-	var all []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.id, &r.doc.Name, &r.doc.Desc, &r.doc.Params, &r.doc.ParamDescs, &r.doc.Enums); err != nil {
-			rows.Close()
-			return fmt.Errorf("reading tool texts: %w", err)
-		}
-		all = append(all, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reading tool texts: %w", err)
+		return err
 	}
 	w := &indexWriter{tx: tx, postings: true, posted: make(map[string]*postingEdit)}
 	for _, r := range all {
