@@ -74,6 +74,12 @@ func encodePostings(ps []posting) []byte {
 	return buf
 }
 
+// maxTokenCount bounds a token's count in one column as a posting list
+// may hold it: more would need megabytes of text in one field, and the
+// scorer adds a weight per instance, so a damaged count must not be
+// believed.
+const maxTokenCount = 1 << 20
+
 // errPostings says a stored posting list cannot be read.
 var errPostings = errors.New("damaged posting list")
 
@@ -94,7 +100,7 @@ func decodePostings(dst []posting, buf []byte) ([]posting, error) {
 				continue
 			}
 			v, n := binary.Uvarint(buf)
-			if n <= 0 {
+			if n <= 0 || v > maxTokenCount {
 				return dst, errPostings
 			}
 			p.counts[c] = uint32(v)

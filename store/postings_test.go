@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -17,7 +18,8 @@ func TestPostingsRoundTrip(t *testing.T) {
 	if err != nil || !slices.Equal(got, ps) {
 		t.Fatalf("round trip: %v, %v; want %v", got, err, ps)
 	}
-	for _, bad := range [][]byte{{0x80}, {1}, {1, 0x02}, {1, 0x01, 0x80}} {
+	huge := binary.AppendUvarint([]byte{1, 0x01}, maxTokenCount+1)
+	for _, bad := range [][]byte{{0x80}, {1}, {1, 0x02}, {1, 0x01, 0x80}, huge} {
 		if _, err := decodePostings(nil, bad); !errors.Is(err, errPostings) {
 			t.Errorf("decodePostings(%v) = %v, want errPostings", bad, err)
 		}
