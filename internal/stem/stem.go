@@ -6,8 +6,9 @@
 // FTS5's, and a query must reach the same tokens in both.
 //
 // ASCII text is tokenized exactly as FTS5 does. Outside ASCII the
-// character classes and diacritic folding come from Go's Unicode tables,
-// which can differ from SQLite's in rare characters: Exact reports
+// character classes follow Unicode 6.1, as SQLite's tables do, and
+// diacritics are folded through Go's normalization tables, which may
+// still part from SQLite's on characters no test has shown: Exact reports
 // whether a text is inside the range where the two agree by construction.
 package stem
 
@@ -17,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/unicode/rangetable"
 )
 
 // maxPorterBytes is FTS5's FTS5_PORTER_MAX_TOKEN: longer tokens, and
@@ -79,15 +81,22 @@ func tokens(text string) func(yield func(string) bool) {
 }
 
 // tokenRune reports whether r belongs to a token: unicode61's default
-// classes L*, N* and Co.
+// classes L*, N* and Co, as Unicode 6.1 assigns them. A character
+// assigned since is a token character to SQLite, whatever its class:
+// the compass emoji of Unicode 10 is a token, the magnifier of 6.0 is not.
 func tokenRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
-	// SQLite's tables classify the Basic Multilingual Plane; every
-	// character beyond it belongs to a token (emoji among them).
-	return r > 0xFFFF || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+	if !unicode.Is(unicode61, r) {
+		return true
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }
+
+// unicode61 is the characters Unicode 6.1 assigns, the version of
+// SQLite's tokenizer tables.
+var unicode61 = rangetable.Assigned("6.1.0")
 
 // fold case-folds tok and removes the combining diacritical marks
 // (U+0300 to U+036F) of its decomposed form, which are what
