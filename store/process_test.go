@@ -342,8 +342,10 @@ func checkPostings(t *testing.T, s *Store) {
 		}
 		got[term] = ps
 	}
-	if len(got) != len(want) {
-		t.Errorf("word_postings holds %d tokens, FTS5 %d", len(got), len(want))
+	for term := range got {
+		if _, ok := want[term]; !ok {
+			t.Errorf("word_postings holds %q, FTS5 does not", term)
+		}
 	}
 	for term, docs := range want {
 		ps := got[term]

@@ -52,3 +52,33 @@ func TestRankWordsDamagedPostings(t *testing.T) {
 		t.Errorf("RankWords over a damaged list = %v, %v; want FTS5's %v", got, err, want)
 	}
 }
+
+// TestPostingsAcrossBatches writes catalogs of real tools large enough
+// that the index writer stores their postings in several batches (see
+// maxPendingPostings), then changes half of them, then removes them: the
+// postings equal FTS5's own after each write (checkIndex).
+func TestPostingsAcrossBatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: writes 3,000 tools three times")
+	}
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	tools := benchTools(t, 3000)
+	if err := s.ReplaceCatalog(ctx, Server{Name: "big"}, toolSeq(tools...)); err != nil {
+		t.Fatal(err)
+	}
+	checkIndex(t, s)
+	for i := range tools {
+		if i%2 == 0 {
+			tools[i].Doc.Desc += " changed " + tools[(i+7)%len(tools)].Doc.Desc
+		}
+	}
+	if err := s.ReplaceCatalog(ctx, Server{Name: "big"}, toolSeq(tools...)); err != nil {
+		t.Fatal(err)
+	}
+	checkIndex(t, s)
+	if err := s.RemoveServer(ctx, "big"); err != nil {
+		t.Fatal(err)
+	}
+	checkIndex(t, s)
+}
