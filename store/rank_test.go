@@ -58,8 +58,8 @@ func TestRankWordsDamagedPostings(t *testing.T) {
 // maxPendingPostings), then changes half of them, then removes them: the
 // postings equal FTS5's own after each write (checkIndex).
 func TestPostingsAcrossBatches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: writes 3,000 tools three times")
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: writes 3,000 tools three times, no concurrent code (2 minutes under -race)")
 	}
 	ctx := context.Background()
 	s, _ := openTemp(t)
