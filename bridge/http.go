@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/capbridge/capbridge/bridge/config"
@@ -162,6 +164,10 @@ type httpHandler struct {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !hostAllowed(r) {
+		http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", r.Host), http.StatusForbidden)
+		return
+	}
 	for _, origin := range r.Header.Values("Origin") {
 		if !h.originAllowed(origin) {
 			http.Error(w, "Forbidden: this Origin may not use this server (see bridge.http.allowedOrigins)", http.StatusForbidden)
@@ -177,6 +183,58 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.sessions.serve(w, r, h.next)
+}
+
+// hostAllowed reports whether r's Host header names this server as it may
+// be reached: a host and an optional numeric port, and on a connection to
+// a loopback address, a loopback host (localhost, 127.0.0.0/8, ::1) and
+// nothing more. go-sdk's own check splits "127.0.0.1:8930.evil.com" into a
+// loopback host and a port it does not look at, which a DNS-rebinding page
+// can send. The port is not compared with the listening one, so that a
+// forwarded port (ssh -L) still reaches the server.
+func hostAllowed(r *http.Request) bool {
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host, port = r.Host, ""
+		if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+			host = host[1 : len(host)-1]
+		}
+	}
+	if host == "" || !validPort(port) {
+		return false
+	}
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if local == nil || !isLoopbackAddr(local.String()) {
+		return validHostName(host)
+	}
+	if host == "localhost" { // as go-sdk spells it: "LOCALHOST" is refused there
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// validPort reports whether port is empty or a port number.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n > 0 && n <= 65535 && strconv.Itoa(n) == port
+}
+
+// validHostName reports whether host is an IP address or a DNS name of
+// letters, digits, hyphens and dots.
+func validHostName(host string) bool {
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	for _, c := range host {
+		if !(c == '.' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return len(host) <= 253
 }
 
 // originAllowed reports whether a browser page from origin may call: a

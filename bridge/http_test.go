@@ -178,3 +178,42 @@ func TestHTTPSlowClients(t *testing.T) {
 		}
 	}
 }
+
+func TestHostAllowed(t *testing.T) {
+	loopback := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8930}
+	open := &net.TCPAddr{IP: net.IPv4(192, 168, 1, 10), Port: 8930}
+	tests := []struct {
+		local net.Addr
+		host  string
+		ok    bool
+	}{
+		{loopback, "127.0.0.1:8930", true},
+		{loopback, "127.0.0.2:8930", true},
+		{loopback, "localhost", true},
+		{loopback, "[::1]:8930", true},
+		{loopback, "[::1]", true},
+		{loopback, "127.0.0.1:8930.evil.com", false},
+		{loopback, "127.0.0.1:8930:80", false},
+		{loopback, "127.0.0.1:", true}, // RFC 9110 lets the port be empty
+		{loopback, "127.0.0.1:+80", false},
+		{loopback, "evil.com", false},
+		{loopback, "localhost.", false},
+		{loopback, "", false},
+		{open, "bridge.example.com:8930", true},
+		{open, "192.168.1.10:8930", true},
+		{open, "bridge.example.com:8930.evil.com", false},
+		{open, "bridge.example.com/x", false},
+		{nil, "127.0.0.1:8930", true},
+		{nil, "127.0.0.1:8930.evil.com", false},
+	}
+	for _, tt := range tests {
+		r, _ := http.NewRequest(http.MethodPost, "http://x/", nil)
+		r.Host = tt.host
+		if tt.local != nil {
+			r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, tt.local))
+		}
+		if got := hostAllowed(r); got != tt.ok {
+			t.Errorf("hostAllowed(Host %q on %v) = %v, want %v", tt.host, tt.local, got, tt.ok)
+		}
+	}
+}
