@@ -54,10 +54,11 @@ func runDemoServer(ctx context.Context, e env) error {
 		fault    = fs.String("fault", os.Getenv(demo.FaultEnv), "misbehave as `MODE` (see above; default $"+demo.FaultEnv+")")
 		httpAddr = fs.String("http", "", "serve Streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; port 0 picks one) instead of stdio")
 		pageSize = fs.Int("page-size", demo.DefaultPageSize, "`N` tools per tools/list page")
-		verbose  = fs.Bool("v", false, "log every call on stderr")
+		verbose  = fs.Bool("verbose", false, "log every call on stderr")
 		watch    = fs.Bool("watch", false, "with --catalog: serve the file again whenever it changes, notifying tools/list_changed")
 		envTool  = fs.Bool("env-tool", false, "also serve demo_env, which reports the server's environment variable names or one variable's value")
 	)
+	alias(fs, "v", "verbose")
 	// Its stdout is the MCP stream, so even its help goes to stderr.
 	args, done, err := parseFlags(fs, env{args: e.args, stdout: e.stderr, stderr: e.stderr}, demoServerHelp)
 	if done {

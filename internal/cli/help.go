@@ -1,11 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -63,65 +64,6 @@ type commandHelp struct {
 	tip      string // printed after a flag mistake, e.g. how to pass a command line
 }
 
-// newFlagSet returns the flag set of one subcommand. Parse it with
-// parseFlags, which prints help on -h and turns mistakes into usage errors.
-func newFlagSet(name string, e env) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	// parseFlags explains mistakes itself, in one line: the flag package's
-	// own report ("flag provided but not defined") must not print first.
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// configFlag and dbFlag define the file flags most commands share.
-func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", "", "use the config in `FILE` (default $CAPBRIDGE_CONFIG, else $XDG_CONFIG_HOME/capbridge/config.json)")
-}
-
-func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", "", "use the catalog database in `FILE` (default $CAPBRIDGE_DB, else $XDG_DATA_HOME/capbridge/catalog.db)")
-}
-
-// parseFlags parses e.args with flags and positional arguments in any
-// order (everything after "--" is positional) and returns the positional
-// ones. With done set the command should return err at once: -h printed the
-// help (err is nil), or the command line was wrong (a *usageError).
-func parseFlags(fs *flag.FlagSet, e env, h commandHelp) (args []string, done bool, err error) {
-	rest := e.args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				printHelp(e.stdout, fs, h)
-				return nil, true, nil
-			}
-			return nil, true, flagMistake(fs, h, err)
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			return args, false, nil
-		}
-		if len(e.args) > len(rest) && e.args[len(e.args)-len(rest)-1] == "--" {
-			return append(args, rest...), false, nil
-		}
-		args, rest = append(args, rest[0]), rest[1:]
-	}
-}
-
-// flagMistake explains a bad flag: the nearest real flag, and where to look.
-func flagMistake(fs *flag.FlagSet, h commandHelp, err error) error {
-	msg := fs.Name() + ": " + err.Error()
-	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
-		var names []string
-		fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
-		msg = fmt.Sprintf("%s: unknown flag %s%s", fs.Name(), name, suggest("--"+strings.TrimLeft(name, "-"), names))
-	}
-	if h.tip != "" {
-		msg += "; " + h.tip
-	}
-	return &usageError{msg: fmt.Sprintf("%s; run 'capbridge %s -h' for every flag", msg, fs.Name())}
-}
-
 // printHelp writes a command's usage, description, flags and examples.
 func printHelp(w io.Writer, fs *flag.FlagSet, h commandHelp) {
 	fmt.Fprintln(w, "Usage:")
@@ -131,9 +73,23 @@ func printHelp(w io.Writer, fs *flag.FlagSet, h commandHelp) {
 	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(h.about))
 	lines := [][2]string{}
 	width := len("-h, --help")
+	spellings := map[string][]string{} // a flag's name: its other spellings
 	fs.VisitAll(func(f *flag.Flag) {
+		if a, ok := f.Value.(aliasValue); ok {
+			spellings[a.of] = append(spellings[a.of], f.Name)
+		}
+	})
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(aliasValue); ok {
+			return
+		}
 		arg, usage := flag.UnquoteUsage(f)
-		left := "--" + f.Name
+		names := append([]string{f.Name}, spellings[f.Name]...)
+		slices.SortFunc(names, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+		for i, n := range names {
+			names[i] = flagName(n)
+		}
+		left := strings.Join(names, ", ")
 		if arg != "" {
 			left += " " + arg
 		}
@@ -158,16 +114,23 @@ func printHelp(w io.Writer, fs *flag.FlagSet, h commandHelp) {
 
 // suggest returns ` (did you mean "x"?)` for the nearest of names, or "".
 func suggest(s string, names []string) string {
+	best := nearest(s, names)
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// nearest returns the one of names within two edits of s that is nearest
+// it, or "".
+func nearest(s string, names []string) string {
 	best, bestD := "", 3
 	for _, n := range names {
 		if d := editDistance(s, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return best
 }
 
 // editDistance counts the insertions, deletions, substitutions and swaps of

@@ -115,7 +115,7 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{[]string{"search", "--limt", "2", "x"}, 2, `did you mean "--limit"?`},
 		{[]string{"eval", "--catalgo", "c.jsonl"}, 2, `did you mean "--catalog"?`},
 		{[]string{"demo-server", "--fualt", "hang"}, 2, `did you mean "--fault"?`},
-		{[]string{"index", "--bogus"}, 2, "unknown flag -bogus"},
+		{[]string{"index", "--bogus"}, 2, "unknown flag --bogus"},
 		{[]string{"import", "clade"}, 2, `did you mean "claude"?`},
 	}
 	for _, tt := range tests {

@@ -35,7 +35,8 @@ func runIndex(ctx context.Context, e env) error {
 	flags := newFlagSet("index", e)
 	configPath := configFlag(flags)
 	dbPath := dbFlag(flags)
-	verbose := flags.Bool("v", false, "log what the servers do (their stderr included) on stderr")
+	verbose := flags.Bool("verbose", false, "log what the servers do (their stderr included) on stderr")
+	alias(flags, "v", "verbose")
 	names, done, err := parseFlags(flags, e, indexHelp)
 	if done {
 		return err
