@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,11 +10,15 @@ import (
 )
 
 // expander expands ${VAR}, ${env:VAR} and ${VAR:-default} from the
-// environment. A variable that is not set becomes "" and a warning naming
-// it (and where it was used), never its value.
+// environment and ${secret:NAME} from the secret store. A variable or
+// secret that is not set becomes "" and a warning naming it (and where it
+// was used), never its value.
 type expander struct {
 	warnings []string
 	expanded []string // values substituted since the last takeExpanded
+
+	store    *SecretStore // opened on the first ${secret:NAME}
+	storeErr error
 }
 
 // takeExpanded returns the values substituted since the last call.
@@ -50,6 +55,9 @@ func (x *expander) lookup(server, field, ref string) string {
 		x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses VS Code's ${input:%s}, which capbridge cannot prompt for; use ${VAR} from the environment", server, field, id))
 		return ""
 	}
+	if name, ok := strings.CutPrefix(ref, "secret:"); ok {
+		return x.secret(server, field, name)
+	}
 	ref = strings.TrimPrefix(ref, "env:") // VS Code's spelling of ${VAR}
 	name, def, hasDef := strings.Cut(ref, ":-")
 	if v, ok := os.LookupEnv(name); ok && (v != "" || !hasDef) {
@@ -61,6 +69,28 @@ func (x *expander) lookup(server, field, ref string) string {
 	}
 	x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses ${%s}, which is not set", server, field, name))
 	return ""
+}
+
+// secret returns the value `capbridge secret set NAME` kept.
+func (x *expander) secret(server, field, name string) string {
+	if x.store == nil && x.storeErr == nil {
+		x.store, x.storeErr = OpenSecrets()
+	}
+	if x.storeErr != nil {
+		x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses ${secret:%s}: %v", server, field, name, x.storeErr))
+		return ""
+	}
+	v, err := x.store.Get(UserSecretPrefix + name)
+	if errors.Is(err, ErrNoSecret) {
+		x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses ${secret:%s}, which is not set (capbridge secret set %s)", server, field, name, name))
+		return ""
+	}
+	if err != nil {
+		x.warnings = append(x.warnings, fmt.Sprintf("server %q: %s uses ${secret:%s}: %v", server, field, name, err))
+		return ""
+	}
+	x.expanded = append(x.expanded, v)
+	return v
 }
 
 func (x *expander) expandMap(server, field string, m map[string]string) map[string]string {

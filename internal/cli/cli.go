@@ -69,6 +69,7 @@ func commands() []command {
 		{name: "import", brief: "merge an existing mcpServers config", run: runImport},
 		{name: "add", brief: "add a server to the config", run: runAdd},
 		{name: "remove", brief: "remove a server from the config", run: runRemove},
+		{name: "secret", brief: "keep API keys in the keychain: set, list, rm", run: runSecret},
 		{name: "demo", brief: "the whole flow on the built-in demo catalog", run: runDemo},
 		{name: "bench", brief: "the standing benchmark: latency, start-up, memory", run: runBench},
 		{name: "version", brief: "print the version and module versions", run: runVersion},
