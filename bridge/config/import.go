@@ -49,10 +49,13 @@ type Doc struct {
 	Path       string
 	Scope      string // a client's file: the scope it was read for, as in [ClientSource]
 	Project    string // ScopeLocal: the key under "projects" the servers were read from
+	Approval   string // a project's file: whose approval its servers need, as in [ClientSource]
 	root       orderedObject
 	serversKey string
 	servers    orderedObject
-	shadowed   []ShadowedServer // removed by [ApplyPrecedence]
+	shadowed   []ShadowedServer   // removed by [ApplyPrecedence]
+	unapproved []UnapprovedServer // removed by [ApplyApproval]
+	included   []string           // kept by [ApplyApproval] because the user named them
 }
 
 // NewDoc returns an empty capbridge config that will be written to path.
@@ -161,6 +164,12 @@ type ImportReport struct {
 	// Shadowed are defined in a scope of higher precedence too, whose
 	// definition the client runs: skipped (see [ApplyPrecedence]).
 	Shadowed []ShadowedServer
+	// Unapproved are servers of a project's file that its client would
+	// not run: never approved, or turned off (see [ApplyApproval]): skipped.
+	Unapproved []UnapprovedServer
+	// Included are servers of a project's file that were not approved but
+	// that the user named to import all the same.
+	Included []string
 }
 
 // InvalidServer is a server [Doc.Merge] skipped because capbridge
@@ -175,7 +184,7 @@ type InvalidServer struct {
 // nothing, and skips servers that run capbridge itself (self is the path of
 // the running binary, or "") and servers [Parse] would refuse.
 func (d *Doc) Merge(src *Doc, self string) ImportReport {
-	r := ImportReport{Shadowed: src.shadowed}
+	r := ImportReport{Shadowed: src.shadowed, Unapproved: src.unapproved, Included: src.included}
 	for _, name := range src.servers.keys {
 		def := src.servers.values[name]
 		existing, ok := d.servers.values[name]
@@ -347,26 +356,31 @@ func ClientSources(client string, dirs ClientDirs) []ClientSource {
 		user := filepath.Join(dirs.Home, ".claude.json")
 		srcs = append(srcs,
 			ClientSource{Path: user, Scope: ScopeLocal, Project: dirs.WorkDir},
-			ClientSource{Path: filepath.Join(dirs.WorkDir, ".mcp.json"), Scope: ScopeProject},
+			ClientSource{Path: filepath.Join(dirs.WorkDir, ".mcp.json"), Scope: ScopeProject, Approval: ApprovalClaudeCode},
 			ClientSource{Path: user, Scope: ScopeUser})
 	case ClientCursor:
 		file(dirs.Home, ".cursor", "mcp.json")
-		file(dirs.WorkDir, ".cursor", "mcp.json")
+		srcs = append(srcs, ClientSource{Path: filepath.Join(dirs.WorkDir, ".cursor", "mcp.json"), Approval: ApprovalCursor})
 	case ClientVSCode:
 		file(dirs.ConfigDir, "Code", "User", "mcp.json")
 		file(dirs.ConfigDir, "Code", "User", "settings.json")
-		file(dirs.WorkDir, ".vscode", "mcp.json")
+		srcs = append(srcs, ClientSource{Path: filepath.Join(dirs.WorkDir, ".vscode", "mcp.json"), Approval: ApprovalVSCode})
 	}
 	return dedupe(srcs)
 }
 
+// dedupe keeps the first of sources that read the same servers: a
+// project's file that is the user's own (run in the home directory) is
+// read once, as the user's.
 func dedupe(srcs []ClientSource) []ClientSource {
-	seen := make(map[ClientSource]bool)
+	type key struct{ path, scope, project string }
+	seen := make(map[key]bool)
 	var out []ClientSource
 	for _, s := range srcs {
 		s.Path = filepath.Clean(s.Path)
-		if !seen[s] {
-			seen[s] = true
+		k := key{s.Path, s.Scope, s.Project}
+		if !seen[k] {
+			seen[k] = true
 			out = append(out, s)
 		}
 	}

@@ -38,6 +38,10 @@ type ClientSource struct {
 	Path    string
 	Scope   string // Claude Code's scope: ScopeLocal, ScopeProject or ScopeUser; "" for other clients and files
 	Project string // ScopeLocal: the directory whose entry under "projects" holds the servers
+	// Approval is set on a file in the project directory, which a cloned
+	// repository may carry: its servers are imported only as far as its
+	// client approves them ([ApplyApproval]). "" for the user's own files.
+	Approval string
 }
 
 // ReadClientSource reads the servers of one source: a whole client config
@@ -51,7 +55,7 @@ func ReadClientSource(src ClientSource) (*Doc, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Scope = src.Scope
+		d.Scope, d.Approval = src.Scope, src.Approval
 		return d, nil
 	}
 	data, err := os.ReadFile(src.Path)

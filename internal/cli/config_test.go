@@ -126,7 +126,8 @@ func TestImportVSCodeAndFile(t *testing.T) {
     "fetch": {"type": "stdio", "command": "uvx", "args": ["mcp-server-fetch"]},
   }
 }`)
-	r := s.mustRun(0, "import", "vscode")
+	// A workspace server waits for the user's say (see e2e_import_trust_test.go).
+	r := s.mustRun(0, "import", "vscode", "--include", "fetch")
 	if !strings.Contains(r.stdout, "added    fetch") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
@@ -351,6 +352,8 @@ func TestImportClaudeCode(t *testing.T) {
 	projectPath := filepath.Join(s.wd, ".mcp.json")
 	s.writeFile(userPath, user)
 	s.writeFile(projectPath, project)
+	// The user approved the project's servers in Claude Code.
+	s.writeFile(filepath.Join(s.home, ".claude", "settings.json"), `{"enableAllProjectMcpServers": true}`)
 
 	r := s.mustRun(0, "import", "claude-code")
 	for _, want := range []string{userPath, projectPath, "added    memory", "added    files", "Wrote 2 server(s)"} {
@@ -443,6 +446,8 @@ func TestImportClaudeCodeScopes(t *testing.T) {
 			user := quote.Replace(tt.user)
 			s.writeFile(userPath, user)
 			s.writeFile(filepath.Join(s.wd, ".mcp.json"), project)
+			// The user approved the project's servers in Claude Code.
+			s.writeFile(filepath.Join(s.home, ".claude", "settings.json"), `{"enableAllProjectMcpServers": true}`)
 
 			r := s.mustRun(tt.code, "import", "claude-code")
 			for _, want := range tt.stdout {

@@ -18,7 +18,7 @@ import (
 )
 
 var importHelp = commandHelp{
-	usage: []string{"import claude|claude-code|cursor|vscode|FILE [--config FILE] [--dry-run]"},
+	usage: []string{"import claude|claude-code|cursor|vscode|FILE [--config FILE] [--dry-run] [--include NAME]..."},
 	about: `Merges the MCP servers another client runs into capbridge's config file,
 then prints what to put in that client instead, so that it starts capbridge
 alone. It asks nothing and overwrites nothing: a server already configured
@@ -26,6 +26,15 @@ under the same name with a different definition is reported and skipped, and
 an entry that runs capbridge itself is skipped. The client's own file is only
 read, never changed. Env and header values are copied as written (${VAR}
 stays ${VAR}) and never printed.
+
+A project's own file (.mcp.json, .vscode/mcp.json, .cursor/mcp.json here)
+may come from a cloned repository: its servers are imported only as far as
+the client would run them. Claude Code's approvals are followed as it reads
+them (enabledMcpjsonServers, enableAllProjectMcpServers, and
+disabledMcpjsonServers, which always wins); VS Code and Cursor keep theirs
+where capbridge cannot read them, so their project servers wait for
+--include. A server left out is named with the reason; --include NAME
+imports it on purpose.
 
 Where it looks (Linux; macOS in brackets):
   claude       ~/.config/Claude/claude_desktop_config.json
@@ -41,6 +50,7 @@ Where it looks (Linux; macOS in brackets):
 		"capbridge import claude",
 		"capbridge import --dry-run cursor",
 		"capbridge import ~/work/project/.vscode/mcp.json",
+		"capbridge import vscode --include fetch",
 	},
 }
 
@@ -64,6 +74,8 @@ func runImport(ctx context.Context, e env) error {
 	flags := newFlagSet("import", e)
 	configPath := configFlag(flags)
 	dryRun := flags.Bool("dry-run", false, "show what would be imported; write nothing")
+	var include repeated
+	flags.Var(&include, "include", "import the project server `NAME` although its client has not approved it (repeatable)")
 	args, done, err := parseFlags(flags, e, importHelp)
 	if done {
 		return err
@@ -103,6 +115,14 @@ func runImport(ctx context.Context, e env) error {
 		}
 		docs = append(docs, doc)
 	}
+	unused, errs := config.ApplyApproval(ctx, docs, clientDirs(), include)
+	for _, err := range errs {
+		fmt.Fprintf(e.stderr, "capbridge: warning: %v; the project's servers are left out\n", err)
+	}
+	for _, name := range unused {
+		fmt.Fprintf(e.stderr, "capbridge: warning: --include %s: no project server of that name was left out\n", name)
+	}
+	// After approval: a server left out never displaces another scope's.
 	config.ApplyPrecedence(docs)
 
 	self, _ := os.Executable()
@@ -117,7 +137,7 @@ func runImport(ctx context.Context, e env) error {
 		}
 		serversKey = doc.ServersKey()
 		read = append(read, doc)
-		printImportReport(e.stdout, doc, report, *dryRun)
+		printImportReport(e.stdout, args[0], doc, report, *dryRun)
 	}
 
 	switch {
@@ -149,10 +169,7 @@ func importSources(arg string) ([]config.ClientSource, error) {
 		}
 		return []config.ClientSource{{Path: arg}}, nil
 	}
-	home, _ := os.UserHomeDir()
-	configDir, _ := os.UserConfigDir()
-	wd, _ := os.Getwd()
-	candidates := config.ClientSources(arg, config.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd})
+	candidates := config.ClientSources(arg, clientDirs())
 	var found []config.ClientSource
 	var paths []string
 	for _, src := range candidates {
@@ -169,6 +186,15 @@ func importSources(arg string) ([]config.ClientSource, error) {
 	return found, nil
 }
 
+// clientDirs are the directories of this machine and process that client
+// config files are found from.
+func clientDirs() config.ClientDirs {
+	home, _ := os.UserHomeDir()
+	configDir, _ := os.UserConfigDir()
+	wd, _ := os.Getwd()
+	return config.ClientDirs{GOOS: runtime.GOOS, Home: home, ConfigDir: configDir, WorkDir: wd}
+}
+
 // sourceLabel names where a source's servers were read, with Claude Code's
 // scope: ~/.claude.json holds two of them.
 func sourceLabel(doc *config.Doc) string {
@@ -183,17 +209,20 @@ func sourceLabel(doc *config.Doc) string {
 
 // printImportReport says what happened to each server of one source, by
 // name only: definitions may hold secrets.
-func printImportReport(w io.Writer, doc *config.Doc, r config.ImportReport, dryRun bool) {
+func printImportReport(w io.Writer, client string, doc *config.Doc, r config.ImportReport, dryRun bool) {
 	added := "added   "
 	if dryRun {
 		added = "would add"
 	}
 	fmt.Fprintf(w, "From %s:\n", sourceLabel(doc))
-	if len(doc.ServerNames()) == 0 && len(r.Shadowed) == 0 {
+	if len(doc.ServerNames()) == 0 && len(r.Shadowed) == 0 && len(r.Unapproved) == 0 {
 		fmt.Fprintf(w, "  no servers (no %q or %q map)\n", config.ServersKeyMCP, config.ServersKeyVSCode)
 	}
 	for _, name := range r.Added {
 		fmt.Fprintf(w, "  %s %s\n", added, name)
+		if slices.Contains(r.Included, name) {
+			fmt.Fprintf(w, "           note: not approved in %s; imported because --include names it\n", doc.Path)
+		}
 		def, _ := doc.Server(name)
 		if bytes.Contains(def, []byte("${input:")) || bytes.Contains(def, []byte("${workspaceFolder")) {
 			fmt.Fprintf(w, "           note: uses VS Code ${input:...} or ${workspaceFolder} variables, which only VS Code fills in; write ${ENV_VAR} or a path instead\n")
@@ -210,6 +239,13 @@ func printImportReport(w io.Writer, doc *config.Doc, r config.ImportReport, dryR
 	}
 	for _, inv := range r.Invalid {
 		fmt.Fprintf(w, "  skipped  %s: %v\n", inv.Name, inv.Err)
+	}
+	for _, u := range r.Unapproved {
+		if u.Rejected {
+			fmt.Fprintf(w, "  skipped  %s: %s\n", u.Name, u.Reason)
+			continue
+		}
+		fmt.Fprintf(w, "  skipped  %s: %s; to import it anyway: capbridge import %s --include %s\n", u.Name, u.Reason, client, u.Name)
 	}
 	for _, sh := range r.Shadowed {
 		fmt.Fprintf(w, "  skipped  %s: Claude Code runs its %s-scope definition instead\n", sh.Name, sh.Scope)
