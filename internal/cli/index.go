@@ -41,6 +41,9 @@ func runIndex(ctx context.Context, e env) error {
 	if done {
 		return err
 	}
+	if err := keepEnvironPrivate(); err != nil {
+		fmt.Fprintln(e.stderr, "capbridge: warning:", err)
+	}
 	path := config.Path(*configPath)
 	cfg, err := config.Load(path)
 	if errors.Is(err, config.ErrNotFound) {

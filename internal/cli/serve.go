@@ -69,6 +69,9 @@ func runServe(ctx context.Context, e env) error {
 	}
 
 	limitMemory(os.Getenv)
+	if err := keepEnvironPrivate(); err != nil {
+		fmt.Fprintln(e.stderr, "capbridge: warning:", err)
+	}
 
 	configPath := config.Path(*configFile)
 	cfg, cfgErr := config.Load(configPath)
