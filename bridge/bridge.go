@@ -266,6 +266,9 @@ func (b *Server) configChanged(ctx context.Context, next *config.File, err error
 		return
 	}
 	b.logger.Info("config changed; reconfiguring", "path", next.Path, "servers", len(next.Servers))
+	for _, w := range next.Warnings {
+		b.logger.Warn("config", "warning", w)
+	}
 	b.Reconfigure(ctx, next)
 }
 

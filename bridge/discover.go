@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -129,10 +130,14 @@ func Scope(cfg *config.File) func(server, tool string) bool {
 
 // unavailable says in one short line which configured servers a discovery
 // could not search and why: those still being indexed (a server that is
-// slow to start, or never answers) and those of servers (the stored ones)
-// whose last listing failed. "" when every server is available.
+// slow to start, or never answers), those of servers (the stored ones)
+// whose last listing failed, and those whose config entry is left out as
+// written wrong. "" when every server is available.
 func (b *Server) unavailable(cfg *config.File, servers []store.Server) string {
 	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(cfg.Invalid)) {
+		parts = append(parts, fmt.Sprintf("%s (its config entry is wrong: %s)", name, cutRunes(cfg.Invalid[name].Reason(), 100)))
+	}
 	busy := b.indexer.busy()
 	for _, name := range busy {
 		if s, ok := cfg.Servers[name]; ok && !s.Disabled {

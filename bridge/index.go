@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -68,8 +70,11 @@ type IndexResult struct {
 // fails is marked [StateFailing] with the reason and the others go on;
 // Index then returns the results and an error wrapping [ErrIndexFailed].
 // Naming a server the config does not have is an error wrapping
-// [upstream.ErrUnknownServer] before anything is listed. With names empty, stored
-// servers no longer configured (or disabled) are removed from the store.
+// [upstream.ErrUnknownServer] before anything is listed. With names empty,
+// stored servers no longer configured (or disabled) are removed from the
+// store, and each server entry the config left out ([config.File.Invalid])
+// is a failed result whose Err is its [*config.EntryError]; its stored
+// catalog, if any, is kept for when the entry is mended.
 func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream.Pool, names []string, opts *IndexOptions) ([]IndexResult, error) {
 	var o IndexOptions
 	if opts != nil {
@@ -109,6 +114,15 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 		})
 	}
 	g.Wait()
+	if all {
+		for _, name := range slices.Sorted(maps.Keys(cfg.Invalid)) {
+			r := IndexResult{Server: name, Err: cfg.Invalid[name]}
+			if o.Progress != nil {
+				fmt.Fprintln(o.Progress, r.String())
+			}
+			results = append(results, r)
+		}
+	}
 
 	var failed []string
 	for _, r := range results {
@@ -199,6 +213,10 @@ func allowedTools(s config.Server, tools []json.RawMessage) (kept []json.RawMess
 
 // String is the progress line for the result.
 func (r IndexResult) String() string {
+	var bad *config.EntryError
+	if errors.As(r.Err, &bad) {
+		return fmt.Sprintf("%-20s not indexed: its config entry is left out: %s", r.Server, bad.Reason())
+	}
 	if r.Err != nil {
 		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err) + stderrNote(r.Err)
 	}
@@ -271,7 +289,8 @@ func NeedsIndex(ctx context.Context, cfg *config.File, st *store.Store) ([]strin
 }
 
 // Prune removes from st the servers cfg no longer has enabled, and returns
-// their names, sorted.
+// their names, sorted. A server whose entry cfg left out as invalid keeps
+// its catalog.
 func Prune(ctx context.Context, cfg *config.File, st *store.Store) ([]string, error) {
 	stored, err := st.Servers(ctx)
 	if err != nil {
@@ -281,6 +300,9 @@ func Prune(ctx context.Context, cfg *config.File, st *store.Store) ([]string, er
 	for _, s := range stored {
 		if c, ok := cfg.Servers[s.Name]; ok && !c.Disabled {
 			continue
+		}
+		if _, ok := cfg.Invalid[s.Name]; ok {
+			continue // a mistake in the entry must not cost its catalog
 		}
 		if err := st.RemoveServer(ctx, s.Name); err != nil {
 			return removed, fmt.Errorf("pruning stored catalogs: %w", err)

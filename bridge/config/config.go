@@ -47,8 +47,13 @@ type File struct {
 	Output  map[string]Output // keyed "server/tool"
 	Path    string            // the file it was read from
 
+	// Invalid are the server entries that cannot be used as written, by
+	// name; they are not in Servers, and each is also among the Warnings.
+	Invalid map[string]*EntryError
+
 	// Warnings are problems that did not stop loading, such as a ${VAR}
-	// that is not set. They name variables, never values.
+	// that is not set or a server entry left out. They name variables,
+	// never values.
 	Warnings []string
 
 	stamp fileStamp // the file as it was when read, for Changed
@@ -173,10 +178,12 @@ func (c *File) Enabled() []string {
 
 // The file as written. Unknown keys are ignored with a warning (keys.go).
 type configFile struct {
-	MCPServers map[string]serverFile `json:"mcpServers"`
-	Servers    map[string]serverFile `json:"servers"` // VS Code's .vscode/mcp.json
-	Bridge     bridgeFile            `json:"bridge"`
-	Output     map[string]outputFile `json:"output"`
+	// Each server entry is decoded on its own (entry.go), so that a
+	// mistake in one leaves the others served.
+	MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	Servers    map[string]json.RawMessage `json:"servers"` // VS Code's .vscode/mcp.json
+	Bridge     bridgeFile                 `json:"bridge"`
+	Output     map[string]outputFile      `json:"output"`
 }
 
 type serverFile struct {
@@ -249,26 +256,20 @@ func Parse(data []byte, name string) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, positioned(data, err))
 	}
-	warnings := unknownKeys(data)
 	cfg := &File{
 		Path:    name,
 		Servers: make(map[string]Server),
+		Invalid: make(map[string]*EntryError),
 		Output:  make(map[string]Output),
 	}
 	x := expander{}
-	entries := f.MCPServers
+	section, entries := "mcpServers", f.MCPServers
 	if entries == nil {
-		entries = f.Servers
+		section, entries = "servers", f.Servers
 	} else if f.Servers != nil {
 		return nil, fmt.Errorf("config %s: both \"mcpServers\" and \"servers\" are set; keep one", name)
 	}
-	for _, srvName := range sortedKeys(entries) {
-		s, err := serverConfig(srvName, entries[srvName], &x)
-		if err != nil {
-			return nil, fmt.Errorf("config %s: %w", name, err)
-		}
-		cfg.Servers[srvName] = s
-	}
+	keys := parseServers(cfg, data, section, entries, unknownKeys(data), &x)
 	b, err := bridgeConfig(f.Bridge)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, err)
@@ -280,13 +281,19 @@ func Parse(data []byte, name string) (*File, error) {
 		}
 		cfg.Output[key] = Output(o)
 	}
-	cfg.Warnings = append(warnings, x.warnings...)
+	for _, k := range keys {
+		cfg.Warnings = append(cfg.Warnings, k.warning())
+	}
+	for _, srv := range sortedKeys(cfg.Invalid) {
+		cfg.Warnings = append(cfg.Warnings, cfg.Invalid[srv].Warning())
+	}
+	cfg.Warnings = append(cfg.Warnings, x.warnings...)
 	return cfg, nil
 }
 
 func serverConfig(name string, f serverFile, x *expander) (Server, error) {
 	if strings.TrimSpace(name) == "" {
-		return Server{}, errors.New("a server has an empty name")
+		return Server{}, errors.New("the name is empty")
 	}
 	s := Server{
 		Name:     name,
@@ -302,19 +309,19 @@ func serverConfig(name string, f serverFile, x *expander) (Server, error) {
 	}
 	s.Env = x.expandMap(name, "env", f.Env)
 	if err := checkEnvNames(f.InheritEnv); err != nil {
-		return s, fmt.Errorf("server %q: inheritEnv: %w", name, err)
+		return s, fmt.Errorf("inheritEnv: %w", err)
 	}
 	s.InheritEnv = f.InheritEnv
 	s.Headers = x.expandMap(name, "headers", f.Headers)
 	s.secrets = append(x.takeExpanded(), mapValues(s.Headers)...)
 	for _, p := range append(append([]string(nil), f.Tools.Allow...), f.Tools.Deny...) {
 		if _, err := path.Match(p, ""); err != nil {
-			return s, fmt.Errorf("server %q: tool pattern %q: %w", name, p, err)
+			return s, fmt.Errorf("tool pattern %q: %w", p, err)
 		}
 	}
 	typ, err := transportType(f)
 	if err != nil && !f.Disabled {
-		return s, fmt.Errorf("server %q: %w", name, err)
+		return s, err
 	}
 	s.Type = typ
 	return s, nil

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,35 +100,60 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 }
 
+// TestLoadConfigErrors: a mistake in the file as a whole (its syntax, the
+// bridge section) is an error naming where it is; a mistake in one server
+// entry leaves that entry out, in Invalid and among the warnings with the
+// same explanation, and the file's other servers load.
 func TestLoadConfigErrors(t *testing.T) {
 	tests := []struct {
-		name string
-		data string
-		want []string // substrings of the error
+		name  string
+		data  string
+		entry string   // the server entry left out, or "" for an error of the whole file
+		want  []string // substrings of the error
 	}{
-		{"syntax", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n", []string{"c.json", "line 3, column 26"}},
-		{"type", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\", \"args\": \"not-a-list\"}\n  }\n}\n", []string{"c.json", "line 3, column 46", `"mcpServers.a.args" must be a list of strings, not string`}},
-		{"truncated", "{\n  \"mcpServers\": {", []string{"c.json", "line 2"}},
-		{"neither", `{"mcpServers": {"lonely": {"args": ["x"]}}}`, []string{`server "lonely"`, `"command"`, `"url"`}},
-		{"both", `{"mcpServers": {"twice": {"command": "x", "url": "http://h"}}}`, []string{`server "twice"`, "both"}},
-		{"stdio without command", `{"mcpServers": {"s": {"type": "stdio", "url": "http://h"}}}`, []string{`server "s"`, `"stdio" needs "command"`}},
-		{"http without url", `{"mcpServers": {"s": {"type": "http", "command": "x"}}}`, []string{`server "s"`, `needs "url"`}},
-		{"unknown type", `{"mcpServers": {"s": {"type": "carrier-pigeon", "command": "x"}}}`, []string{`server "s"`, "carrier-pigeon"}},
-		{"bad duration", `{"bridge": {"callTimeout": "soon"}}`, []string{"bridge.callTimeout", `"soon"`}},
-		{"negative duration", `{"bridge": {"idleShutdown": "-1m"}}`, []string{"bridge.idleShutdown", "positive"}},
-		{"bad embeddings timeout", `{"bridge": {"embeddings": {"url": "http://e", "timeout": "2"}}}`, []string{"bridge.embeddings.timeout"}},
-		{"embeddings without url", `{"bridge": {"embeddings": {"model": "m"}}}`, []string{"bridge.embeddings", `"url"`}},
-		{"unknown pinning", `{"bridge": {"pinning": "lax"}}`, []string{"bridge.pinning", `"lax"`, "strict"}},
-		{"unknown suspicious", `{"bridge": {"suspicious": "ignore"}}`, []string{"bridge.suspicious", `"ignore"`, "strip"}},
-		{"bad glob", `{"mcpServers": {"g": {"command": "x", "tools": {"deny": ["[a-"]}}}}`, []string{`server "g"`, "[a-"}},
-		{"both maps", `{"mcpServers": {}, "servers": {}}`, []string{"mcpServers", "servers"}},
-		{"negative maxTokens", `{"output": {"a/b": {"maxTokens": -1}}}`, []string{`"a/b"`, "maxTokens"}},
+		{"syntax", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n", "", []string{"c.json", "line 3, column 26"}},
+		{"type", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\", \"args\": \"not-a-list\"}\n  }\n}\n", "a", []string{`server "a"`, "line 3, column 46", `"mcpServers.a.args" must be a list of strings, not string`}},
+		{"nested type", "{\"servers\": {\"ok\": {\"command\": \"y\"},\n \"t\": {\"command\": \"x\", \"tools\": {\"deny\": \"*\"}}}}", "t", []string{"line 2, column 44", `"servers.t.tools.deny" must be a list of strings`}},
+		{"truncated", "{\n  \"mcpServers\": {", "", []string{"c.json", "line 2"}},
+		{"neither", `{"mcpServers": {"lonely": {"args": ["x"]}}}`, "lonely", []string{`server "lonely"`, `"command"`, `"url"`}},
+		{"misspelt", `{"mcpServers": {"fs": {"comand": "npx", "args": ["x"]}}}`, "fs", []string{`server "fs": unknown key "comand" (did you mean "command"?); needs "command"`}},
+		{"both", `{"mcpServers": {"twice": {"command": "x", "url": "http://h"}}}`, "twice", []string{`server "twice"`, "both"}},
+		{"stdio without command", `{"mcpServers": {"s": {"type": "stdio", "url": "http://h"}}}`, "s", []string{`server "s"`, `"stdio" needs "command"`}},
+		{"http without url", `{"mcpServers": {"s": {"type": "http", "command": "x"}}}`, "s", []string{`server "s"`, `needs "url"`}},
+		{"unknown type", `{"mcpServers": {"s": {"type": "carrier-pigeon", "command": "x"}}}`, "s", []string{`server "s"`, "carrier-pigeon"}},
+		{"not an object", `{"mcpServers": {"s": "npx server"}}`, "s", []string{`server "s"`, `"mcpServers.s" must be an object, not string`}},
+		{"bad duration", `{"bridge": {"callTimeout": "soon"}}`, "", []string{"bridge.callTimeout", `"soon"`}},
+		{"negative duration", `{"bridge": {"idleShutdown": "-1m"}}`, "", []string{"bridge.idleShutdown", "positive"}},
+		{"bad embeddings timeout", `{"bridge": {"embeddings": {"url": "http://e", "timeout": "2"}}}`, "", []string{"bridge.embeddings.timeout"}},
+		{"embeddings without url", `{"bridge": {"embeddings": {"model": "m"}}}`, "", []string{"bridge.embeddings", `"url"`}},
+		{"unknown pinning", `{"bridge": {"pinning": "lax"}}`, "", []string{"bridge.pinning", `"lax"`, "strict"}},
+		{"unknown suspicious", `{"bridge": {"suspicious": "ignore"}}`, "", []string{"bridge.suspicious", `"ignore"`, "strip"}},
+		{"bad glob", `{"mcpServers": {"g": {"command": "x", "tools": {"deny": ["[a-"]}}}}`, "g", []string{`server "g"`, "[a-"}},
+		{"both maps", `{"mcpServers": {}, "servers": {}}`, "", []string{"mcpServers", "servers"}},
+		{"negative maxTokens", `{"output": {"a/b": {"maxTokens": -1}}}`, "", []string{`"a/b"`, "maxTokens"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.data), "c.json")
-			if err == nil {
-				t.Fatal("no error")
+			cfg, err := Parse([]byte(tt.data), "c.json")
+			if tt.entry == "" {
+				if err == nil {
+					t.Fatal("no error")
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("one bad entry failed the whole file: %v", err)
+				}
+				bad := cfg.Invalid[tt.entry]
+				if bad == nil {
+					t.Fatalf("entry %q not in Invalid: %+v", tt.entry, cfg)
+				}
+				if _, ok := cfg.Servers[tt.entry]; ok {
+					t.Errorf("entry %q is both invalid and served", tt.entry)
+				}
+				err = bad
+				if !slices.ContainsFunc(cfg.Warnings, func(w string) bool { return strings.Contains(w, bad.Reason()) }) {
+					t.Errorf("warnings %q do not explain %q", cfg.Warnings, bad.Reason())
+				}
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -135,6 +161,37 @@ func TestLoadConfigErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOneBadEntryAmongGood: the good entries of a file with a bad one load
+// as they would alone; the bad one's unknown keys are told with it, not
+// twice.
+func TestOneBadEntryAmongGood(t *testing.T) {
+	data := `{"mcpServers": {
+		"fs": {"comand": "npx", "args": ["-y", "server-filesystem"]},
+		"git": {"command": "uvx", "args": ["mcp-server-git"], "envv": {}},
+		"web": {"url": "http://127.0.0.1:1/mcp"}}}`
+	cfg, err := Parse([]byte(data), "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Enabled(); !slices.Equal(got, []string{"git", "web"}) {
+		t.Errorf("Enabled = %q, want git and web", got)
+	}
+	alone, err := Parse([]byte(`{"mcpServers": {"git": {"command": "uvx", "args": ["mcp-server-git"]}}}`), "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Servers["git"].Fingerprint() != alone.Servers["git"].Fingerprint() {
+		t.Error("git loads differently beside a bad entry")
+	}
+	want := []string{
+		`mcpServers.git: unknown key "envv" ignored (did you mean "env"?)`,
+		`server "fs" left out: unknown key "comand" (did you mean "command"?); needs "command" (a local server) or "url" (a remote one)`,
+	}
+	if !slices.Equal(cfg.Warnings, want) {
+		t.Errorf("warnings:\n%q\nwant\n%q", cfg.Warnings, want)
 	}
 }
 

@@ -218,8 +218,14 @@ func checkServer(path, name string, def json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	_, err = Parse(append(append([]byte(`{"mcpServers":`), servers...), '}'), path)
-	return err
+	cfg, err := Parse(append(append([]byte(`{"mcpServers":`), servers...), '}'), path)
+	if err != nil {
+		return err
+	}
+	if e := cfg.Invalid[name]; e != nil {
+		return fmt.Errorf("config %s: %w", path, e)
+	}
+	return nil
 }
 
 // RunsCapbridge reports whether a server definition starts the bridge

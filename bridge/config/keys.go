@@ -16,16 +16,46 @@ import (
 // not capbridge's, but no mistake either.
 var clientKeys = map[string]bool{"inputs": true, "globalShortcut": true, "preferences": true}
 
-// unknownKeys warns about every key of the file that capbridge does not
-// read, naming the nearest key it does: a "mcpServer" typo must not read as
-// an empty config. The known keys come from the file structs' json tags, so
-// a new setting is known the moment it is added there.
-func unknownKeys(data []byte) []string {
+// unknownKey is a key of the file that capbridge does not read.
+type unknownKey struct {
+	where   string // "" for the top level, else "bridge", "mcpServers.fs"...
+	section string // for a server entry: "mcpServers" or "servers"
+	entry   string // for a server entry: its name
+	key     string
+	near    string // the nearest known key, or ""
+}
+
+// text says what is wrong with the key, for a message about its entry.
+func (k unknownKey) text() string {
+	t := fmt.Sprintf("unknown key %q", k.key)
+	if k.near != "" {
+		t += fmt.Sprintf(" (did you mean %q?)", k.near)
+	}
+	return t
+}
+
+// warning is the key's line among the config's warnings.
+func (k unknownKey) warning() string {
+	w := fmt.Sprintf("unknown key %q ignored", k.key)
+	if k.near != "" {
+		w += fmt.Sprintf(" (did you mean %q?)", k.near)
+	}
+	if k.where != "" {
+		w = k.where + ": " + w
+	}
+	return w
+}
+
+// unknownKeys finds every key of the file that capbridge does not read,
+// with the nearest key it does: a "mcpServer" typo must not read as an
+// empty config. The known keys come from the file structs' json tags, so a
+// new setting is known the moment it is added there.
+func unknownKeys(data []byte) []unknownKey {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(data, &top) != nil {
 		return nil // the typed decode reports the error
 	}
-	var warn []string
+	var found []unknownKey
 	check := func(where string, obj json.RawMessage, of reflect.Type, extra map[string]bool) map[string]json.RawMessage {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(obj, &m) != nil {
@@ -36,7 +66,7 @@ func unknownKeys(data []byte) []string {
 			if known[k] || extra[k] {
 				continue
 			}
-			warn = append(warn, fmt.Sprintf("%sunknown key %q ignored%s", where, k, nearestKey(k, known)))
+			found = append(found, unknownKey{where: where, key: k, near: nearestKey(k, known)})
 		}
 		return m
 	}
@@ -48,20 +78,24 @@ func unknownKeys(data []byte) []string {
 		}
 		for _, name := range slices.Sorted(maps.Keys(entries)) {
 			// VS Code's entries may carry keys of its own (envFile, dev...).
-			check(fmt.Sprintf("%s.%s: ", section, name), entries[name], reflect.TypeFor[serverFile](), nil)
+			n := len(found)
+			check(section+"."+name, entries[name], reflect.TypeFor[serverFile](), nil)
+			for i := n; i < len(found); i++ {
+				found[i].section, found[i].entry = section, name
+			}
 		}
 	}
-	if b := check("bridge: ", top["bridge"], reflect.TypeFor[bridgeFile](), nil); b != nil {
-		check("bridge.embeddings: ", b["embeddings"], reflect.TypeFor[embeddingsFile](), nil)
-		check("bridge.http: ", b["http"], reflect.TypeFor[httpFile](), nil)
+	if b := check("bridge", top["bridge"], reflect.TypeFor[bridgeFile](), nil); b != nil {
+		check("bridge.embeddings", b["embeddings"], reflect.TypeFor[embeddingsFile](), nil)
+		check("bridge.http", b["http"], reflect.TypeFor[httpFile](), nil)
 	}
 	var outputs map[string]json.RawMessage
 	if json.Unmarshal(top["output"], &outputs) == nil {
 		for _, key := range slices.Sorted(maps.Keys(outputs)) {
-			check(fmt.Sprintf("output.%s: ", key), outputs[key], reflect.TypeFor[outputFile](), nil)
+			check("output."+key, outputs[key], reflect.TypeFor[outputFile](), nil)
 		}
 	}
-	return warn
+	return found
 }
 
 // jsonKeys returns the json names of a struct type's fields.
@@ -79,7 +113,7 @@ func jsonKeys(t reflect.Type) map[string]bool {
 	return keys
 }
 
-// nearestKey suggests the known key nearest k, when one is close.
+// nearestKey returns the known key nearest k, when one is close, or "".
 func nearestKey(k string, known map[string]bool) string {
 	best, bestD := "", 4
 	for c := range known {
@@ -87,10 +121,7 @@ func nearestKey(k string, known map[string]bool) string {
 			best, bestD = c, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return best
 }
 
 // keyDistance is the Levenshtein distance between a and b.
@@ -120,10 +151,7 @@ func keyDistance(a, b string) int {
 func entryField(data []byte, typ *json.UnmarshalTypeError) string {
 	section, rest, ok := strings.Cut(typ.Field, ".")
 	var of reflect.Type
-	switch section {
-	case "mcpServers", "servers":
-		of = reflect.TypeFor[serverFile]()
-	case "output":
+	if section == "output" { // server entries are decoded one at a time (entry.go)
 		of = reflect.TypeFor[outputFile]()
 	}
 	if !ok || of == nil {

@@ -53,10 +53,16 @@ func runIndex(ctx context.Context, e env) error {
 		return err
 	}
 	for _, w := range cfg.Warnings {
+		if len(names) == 0 && leftOut(cfg, w) {
+			continue // its line among the servers' says it
+		}
 		fmt.Fprintln(e.stderr, "capbridge: warning:", w)
 	}
 	configured := configuredNames(cfg)
 	for _, n := range names {
+		if bad := cfg.Invalid[n]; bad != nil {
+			return fmt.Errorf("index: the entry of server %q in %s is left out: %s", n, path, bad.Reason())
+		}
 		s, ok := cfg.Servers[n]
 		if !ok {
 			return &usageError{msg: fmt.Sprintf("index: no server %q in %s%s", n, path, suggest(n, configured))}
@@ -119,11 +125,26 @@ func failedCount(results []bridge.IndexResult) int {
 	return n
 }
 
-// configuredNames lists cfg's servers, for suggesting a near name.
+// configuredNames lists cfg's servers, for suggesting a near name: the
+// entries left out as invalid too.
 func configuredNames(cfg *config.File) []string {
 	var names []string
 	for n := range cfg.Servers {
 		names = append(names, n)
 	}
+	for n := range cfg.Invalid {
+		names = append(names, n)
+	}
 	return names
+}
+
+// leftOut reports whether warning is the one cfg gives for a server entry
+// it left out.
+func leftOut(cfg *config.File, warning string) bool {
+	for _, bad := range cfg.Invalid {
+		if warning == bad.Warning() {
+			return true
+		}
+	}
+	return false
 }

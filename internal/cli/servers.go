@@ -34,6 +34,9 @@ States:
   stored        tools listed and stored
   failing       the last attempt to list its tools failed (see LAST ERROR)
   disabled      "disabled": true in the config; its tools are not offered
+  invalid       its config entry cannot be used as written (LAST ERROR says
+                why); the other servers are served, and its stored tools
+                are kept, not offered, until the entry is mended
   not in config stored, but no longer configured ('capbridge remove NAME' drops it)
 "running" exists only inside 'capbridge serve', which starts servers lazily;
 this command reads the files and starts nothing.`,
@@ -65,6 +68,7 @@ type refusedTool struct {
 const (
 	stateConfigured  = "configured"
 	stateDisabled    = "disabled"
+	stateInvalid     = "invalid"
 	stateNotInConfig = "not in config"
 )
 
@@ -196,6 +200,10 @@ func (l *localFiles) serverStatuses(ctx context.Context) ([]serverStatus, error)
 			if sc.Disabled {
 				byName[name].State = stateDisabled
 			}
+		}
+		for name, bad := range l.config.Invalid {
+			s := get(name)
+			s.State, s.LastError = stateInvalid, "config entry: "+bad.Reason()
 		}
 	}
 	slices.Sort(names)
