@@ -149,7 +149,7 @@ func (b *Server) unavailable(cfg *config.File, servers []store.Server) string {
 		if !ok || c.Disabled || s.State != StateFailing || slices.Contains(busy, s.Name) {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(s.LastError, 100)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(lastReason(s.Name, s.LastError), 100)))
 	}
 	if len(parts) == 0 {
 		return ""

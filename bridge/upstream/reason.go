@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 )
 
 // Unredacted is the error's text before the server's secrets are
@@ -27,11 +26,4 @@ func StderrAttr(err error) slog.Attr {
 		return slog.Attr{}
 	}
 	return slog.String("stderr", lastLines(ue.StderrTail, 1024))
-}
-
-// StderrNote is the last lines of a failed stdio server's stderr (already
-// scrubbed of its secrets), at most n bytes, on one line ("a | b"), for a
-// line a person reads, or "" when there is none.
-func (e *Error) StderrNote(n int) string {
-	return strings.ReplaceAll(lastLines(e.StderrTail, n), "\n", " | ")
 }

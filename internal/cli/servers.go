@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/capbridge/capbridge/bridge"
 	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/store"
 )
@@ -243,7 +244,7 @@ func printServers(w io.Writer, l *localFiles, statuses []serverStatus) {
 			listed = s.LastListed.Local().Format("2006-01-02 15:04")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", s.Name, s.State, orDash(s.Transport),
-			s.Tools, s.Refused, s.Held, formatBytes(s.Bytes), listed, orDash(firstLine(s.LastError, 60)))
+			s.Tools, s.Refused, s.Held, formatBytes(s.Bytes), listed, orDash(firstLine(bridge.TellingError(s.Name, s.LastError), maxErrorChars)))
 	}
 	tw.Flush()
 	if warnings := l.warnings(); len(warnings) > 0 {
@@ -277,6 +278,10 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// maxErrorChars bounds the LAST ERROR column: the last, so a long line
+// shifts no other, and wide enough for an npm 404 line with its package.
+const maxErrorChars = 160
 
 // firstLine returns the first line of s, cut to n characters.
 func firstLine(s string, n int) string {
