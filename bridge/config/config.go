@@ -103,6 +103,8 @@ type Server struct {
 	// InheritEnv names variables of capbridge's environment a stdio server
 	// gets beside the default set that package upstream gives every one.
 	InheritEnv []string
+	// OAuth configures signing in to a remote server; nil: the defaults.
+	OAuth *OAuth
 
 	// template is the entry as written, before ${VAR} expansion: the
 	// fingerprint hashes it so that secrets never feed anything stored.
@@ -197,7 +199,8 @@ type serverFile struct {
 	Disabled bool              `json:"disabled"`
 	Tools    ToolFilter        `json:"tools"`
 
-	InheritEnv []string `json:"inheritEnv"`
+	InheritEnv []string   `json:"inheritEnv"`
+	OAuth      *oauthFile `json:"oauth"`
 }
 
 type bridgeFile struct {
@@ -313,7 +316,15 @@ func serverConfig(name string, f serverFile, x *expander) (Server, error) {
 	}
 	s.InheritEnv = f.InheritEnv
 	s.Headers = x.expandMap(name, "headers", f.Headers)
+	oauth, err := oauthConfig(name, f.OAuth, x)
+	if err != nil {
+		return s, err
+	}
+	s.OAuth = oauth
 	s.secrets = append(x.takeExpanded(), mapValues(s.Headers)...)
+	if oauth != nil && oauth.ClientSecret != "" {
+		s.secrets = append(s.secrets, oauth.ClientSecret)
+	}
 	for _, p := range append(append([]string(nil), f.Tools.Allow...), f.Tools.Deny...) {
 		if _, err := path.Match(p, ""); err != nil {
 			return s, fmt.Errorf("tool pattern %q: %w", p, err)

@@ -79,7 +79,10 @@ func unknownKeys(data []byte) []unknownKey {
 		for _, name := range slices.Sorted(maps.Keys(entries)) {
 			// VS Code's entries may carry keys of its own (envFile, dev...).
 			n := len(found)
-			check(section+"."+name, entries[name], reflect.TypeFor[serverFile](), nil)
+			e := check(section+"."+name, entries[name], reflect.TypeFor[serverFile](), nil)
+			if e != nil {
+				check(section+"."+name+".oauth", e["oauth"], reflect.TypeFor[oauthFile](), nil)
+			}
 			for i := n; i < len(found); i++ {
 				found[i].section, found[i].entry = section, name
 			}

@@ -112,8 +112,11 @@ func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, 
 		}
 		c.session = cs
 	default:
-		cs, err := connectHTTP(ctx, client, s, tap, max)
+		cs, err := connectHTTP(ctx, client, s, tap, max, o.signIn(s))
 		if err != nil {
+			if se := signInFailure(err); se != nil {
+				err = se // the command to run, not the transport's wrapping
+			}
 			return nil, &Error{Server: s.Name, Op: "start", Err: err}
 		}
 		c.session = cs

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/capbridge/capbridge/bridge/config"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,7 +72,10 @@ func (c *closeHook) Close() error {
 // own context. Type "http" tries
 // Streamable HTTP first and falls back to the old HTTP+SSE transport when
 // the server rejects it; type "sse" uses SSE only.
-func connectHTTP(ctx context.Context, client *mcp.Client, s config.Server, tap *listTap, max int) (*mcp.ClientSession, error) {
+//
+// oauth, when not nil, signs the session's requests (Streamable HTTP only:
+// the SDK's SSE transport has no OAuth handler).
+func connectHTTP(ctx context.Context, client *mcp.Client, s config.Server, tap *listTap, max int, oauth auth.OAuthHandler) (*mcp.ClientSession, error) {
 	httpClient := &http.Client{Transport: &httpTransport{
 		life:    ctx,
 		base:    http.DefaultTransport.(*http.Transport).Clone(),
@@ -86,11 +90,11 @@ func connectHTTP(ctx context.Context, client *mcp.Client, s config.Server, tap *
 		}
 		return cs, nil
 	}
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: max}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: max, OAuthHandler: oauth}, nil)
 	if err == nil {
 		return cs, nil
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || signInFailure(err) != nil {
 		return nil, fmt.Errorf("connecting over Streamable HTTP: %w", err)
 	}
 	cs, sseErr := client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: max}, nil)

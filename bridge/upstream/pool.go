@@ -77,6 +77,9 @@ type Options struct {
 	// StopGrace is how long a child gets after stdin closes before SIGTERM,
 	// and after SIGTERM before SIGKILL. Default 2s.
 	StopGrace time.Duration
+	// Secrets holds the sign-ins of remote servers (`capbridge login`).
+	// Default: [config.OpenSecrets], asked only when a server wants OAuth.
+	Secrets *config.SecretStore
 }
 
 func (o *Options) withDefaults() *Options {
@@ -101,6 +104,13 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.StopGrace <= 0 {
 		c.StopGrace = 2 * time.Second
+	}
+	if c.Secrets == nil {
+		store, err := config.OpenSecrets()
+		if err != nil {
+			c.Logger.Warn("no sign-in to remote servers", "err", err)
+		}
+		c.Secrets = store
 	}
 	return &c
 }

@@ -213,7 +213,7 @@ func (up *upstream) noteFailure() {
 // next use restarts the server, and returns the error to report.
 func (up *upstream) broken(op string, c *conn, err error) error {
 	var answered *jsonrpc.Error
-	if !errors.As(err, &answered) {
+	if !errors.As(err, &answered) && signInFailure(err) == nil {
 		select { // a session ends just after its calls fail
 		case <-c.done:
 		case <-time.After(time.Second):
@@ -244,6 +244,9 @@ func (up *upstream) broken(op string, c *conn, err error) error {
 // fail builds the *Error for op.
 func (up *upstream) fail(op string, err error, c *conn) *Error {
 	cfg := up.config()
+	if se := signInFailure(err); se != nil {
+		err = se // the command to run, not the transport's wrapping
+	}
 	e := &Error{Server: up.name, Op: op, Err: err, redact: cfg.Redact}
 	if c != nil {
 		e.StderrTail = cfg.Redact(c.stderrTail())

@@ -69,6 +69,8 @@ func commands() []command {
 		{name: "import", brief: "merge an existing mcpServers config", run: runImport},
 		{name: "add", brief: "add a server to the config", run: runAdd},
 		{name: "remove", brief: "remove a server from the config", run: runRemove},
+		{name: "login", brief: "sign in to a remote server that asks for OAuth", run: runLogin},
+		{name: "logout", brief: "forget a remote server's sign-in", run: runLogout},
 		{name: "secret", brief: "keep API keys in the keychain: set, list, rm", run: runSecret},
 		{name: "demo", brief: "the whole flow on the built-in demo catalog", run: runDemo},
 		{name: "bench", brief: "the standing benchmark: latency, start-up, memory", run: runBench},
