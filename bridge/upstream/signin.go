@@ -159,6 +159,7 @@ func Logout(store *config.SecretStore, server string) (bool, error) {
 // SignInState is a server's sign-in as `capbridge servers` shows it.
 type SignInState struct {
 	SignedIn   bool
+	Scopes     []string  // asked for at the last login
 	Expiry     time.Time // the access token's; zero: none given
 	Refreshing bool      // a refresh token is kept: expiry is renewed on use
 	Problem    string    // why the last refresh failed, if it did
@@ -174,6 +175,7 @@ func SignInStatus(store *config.SecretStore, s config.Server) (SignInState, erro
 	}
 	return SignInState{
 		SignedIn:   si.access != "",
+		Scopes:     si.Scopes,
 		Expiry:     si.Expiry,
 		Refreshing: si.refresh != "",
 		Problem:    si.Problem,

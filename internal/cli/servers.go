@@ -100,8 +100,9 @@ func runServers(ctx context.Context, e env) error {
 			Config   string         `json:"config"`
 			DB       string         `json:"db"`
 			Servers  []serverStatus `json:"servers"`
+			SignIns  []signInStatus `json:"signIns,omitempty"`
 			Warnings []string       `json:"warnings,omitempty"`
-		}{local.configPath, local.dbPath, statuses, local.warnings()})
+		}{local.configPath, local.dbPath, statuses, signInStatuses(local, statuses), local.warnings()})
 	}
 	printServers(e.stdout, local, statuses)
 	return nil
@@ -247,6 +248,7 @@ func printServers(w io.Writer, l *localFiles, statuses []serverStatus) {
 			s.Tools, s.Refused, s.Held, formatBytes(s.Bytes), listed, orDash(firstLine(bridge.TellingError(s.Name, s.LastError), maxErrorChars)))
 	}
 	tw.Flush()
+	printSignIns(w, signInStatuses(l, statuses), time.Now())
 	if warnings := l.warnings(); len(warnings) > 0 {
 		fmt.Fprintln(w, "\nConfig warnings:")
 		for _, warning := range warnings {
