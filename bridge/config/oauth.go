@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 )
@@ -44,18 +45,18 @@ func oauthConfig(name string, f *oauthFile, x *expander) (*OAuth, error) {
 		RedirectURL:       f.RedirectURL,
 	}
 	if o.ClientSecret != "" && o.ClientID == "" {
-		return nil, fmt.Errorf("server %q: oauth.clientSecret needs oauth.clientId", name)
+		return nil, errors.New("oauth.clientSecret needs oauth.clientId")
 	}
 	if u := o.ClientMetadataURL; u != "" {
 		p, err := url.Parse(u)
 		if err != nil || p.Scheme != "https" || p.Host == "" || p.Path == "" || p.Path == "/" {
-			return nil, fmt.Errorf("server %q: oauth.clientMetadataUrl %q must be an https URL with a path", name, u)
+			return nil, fmt.Errorf("oauth.clientMetadataUrl %q must be an https URL with a path", u)
 		}
 	}
 	if u := o.RedirectURL; u != "" {
 		p, err := url.Parse(u)
 		if err != nil || p.Scheme != "http" || (p.Hostname() != "127.0.0.1" && p.Hostname() != "localhost" && p.Hostname() != "::1") || p.Port() == "" {
-			return nil, fmt.Errorf("server %q: oauth.redirectUrl %q must be a loopback http URL with a port, e.g. \"http://127.0.0.1:8976/callback\"", name, u)
+			return nil, fmt.Errorf("oauth.redirectUrl %q must be a loopback http URL with a port, e.g. \"http://127.0.0.1:8976/callback\"", u)
 		}
 	}
 	return o, nil
