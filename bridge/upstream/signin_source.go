@@ -1,8 +1,8 @@
 package upstream
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
