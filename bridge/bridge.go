@@ -76,6 +76,7 @@ type Server struct {
 	handles    *handles
 	pager      *output.Pager
 	validators *validators
+	served     servedCards // the cards discoveries serve, sanitized again
 	indexer    *indexer
 	server     *mcp.Server
 	calls      chan store.Call    // telemetry waiting for the recorder; closed by Close

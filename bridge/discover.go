@@ -88,6 +88,8 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		return b.discoveryFailed(fmt.Errorf("searching the catalog: %w", err)), nil
 	}
 	results, nHeld := held.leaveOut(results)
+	results, nDisagree := b.recheck(ctx, results, cfg.Bridge.Suspicious != config.SuspiciousStrip)
+	nHeld += nDisagree
 	matches := b.cards(results)
 	ans, err := b.fitDiscovery(sessionKey(req.Session), matches, nHeld)
 	if err != nil {
@@ -208,6 +210,7 @@ func (b *Server) cards(results []search.Result) []match {
 			b.logger.Warn("stored card unreadable; skipping it", "server", t.Server, "tool", t.Name, "err", err)
 			continue
 		}
+		c = b.served.card(t.Card, c)
 		out = append(out, match{
 			card: card{
 				Name:       cutRunes(c.Name, maxNameChars),

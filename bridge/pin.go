@@ -48,7 +48,16 @@ func pinRule(bc config.Bridge, server string, logger *slog.Logger, now func() ti
 			return p
 		}
 		if hash, _ := pinned.Current(); hash == t.Hash {
-			return *pinned // listed as already seen
+			// Listed as already seen. A pin that is not held, though its
+			// text is suspicious and was never approved, was not written
+			// by this rule (the catalog was edited): it is held again.
+			if !pinned.Held && suspicion != "" && pinned.ApprovedAt.IsZero() {
+				p := *pinned
+				p.Held, p.Reason = true, suspicion
+				logger.Warn("tool held again: its pin said not held, though its text is suspicious and was never approved", "server", server, "tool", t.Name, "reason", suspicion)
+				return p
+			}
+			return *pinned
 		}
 		p := *pinned
 		if t.Hash == pinned.Hash {

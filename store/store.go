@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -135,7 +134,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := createPrivate(abs); err != nil {
 		return nil, fmt.Errorf("opening catalog %s: %w", abs, err)
 	}
 	pages := pageMemoryOf(o)

@@ -85,6 +85,9 @@ func runIndex(ctx context.Context, e env) error {
 		return err
 	}
 	defer st.Close()
+	for _, w := range st.Exposure() {
+		fmt.Fprintln(e.stderr, "capbridge: warning:", w)
+	}
 	if moved != "" {
 		fmt.Fprintf(e.stderr, "capbridge: warning: the catalog %s was damaged; moved it to %s and indexing into a new one\n", st.Path(), moved)
 	}

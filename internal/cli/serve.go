@@ -102,6 +102,9 @@ func runServe(ctx context.Context, e env) error {
 	}
 	defer st.Close()
 	go reportCheck(ctx, st, logger)
+	for _, w := range st.Exposure() {
+		logger.Warn(w)
+	}
 
 	emb, err := bridge.NewEmbedder(cfg, logger)
 	if err != nil {
