@@ -56,7 +56,7 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// The SDK reports only that its context was cancelled: say what
 			// the server failed to do, and for how long.
-			timeout := &Error{Server: s.Name, Op: "start", Err: noAnswer{after: waited(began)}}
+			timeout := &Error{Server: s.Name, Op: "start", Err: noAnswer{after: budget(ctx, began)}}
 			var ue *Error
 			if errors.As(err, &ue) {
 				timeout.StderrTail = ue.StderrTail
@@ -83,10 +83,16 @@ type noAnswer struct{ after time.Duration }
 func (e noAnswer) Error() string        { return fmt.Sprintf("no answer to initialize within %s", e.after) }
 func (e noAnswer) Is(target error) bool { return target == ErrTimeout }
 
-// waited is the time since began, in whole seconds, or in milliseconds
-// under one (a caller's deadline that had all but passed: not "0s").
-func waited(began time.Time) time.Duration {
+// budget is the time the start was given: from began to ctx's deadline
+// (the start timeout, or a caller's sooner deadline), not the time the
+// failed start took, which includes stopping the child after it. In whole
+// seconds, or in milliseconds under one (a caller's deadline that had all
+// but passed: not "0s").
+func budget(ctx context.Context, began time.Time) time.Duration {
 	d := time.Since(began)
+	if dl, ok := ctx.Deadline(); ok {
+		d = dl.Sub(began)
+	}
 	if d < time.Second {
 		return d.Round(time.Millisecond)
 	}

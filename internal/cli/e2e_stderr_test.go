@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFailureShowsTellingLine: a real `npx` of a package that does not
@@ -56,4 +57,21 @@ func TestFailureShowsTellingLine(t *testing.T) {
 	if !strings.Contains(row, notFound) {
 		t.Errorf("the servers table does not show npm's 404 line:\n%s", table)
 	}
+}
+
+// TestStartTimeoutAsConfigured: a server that never answers initialize,
+// and takes seconds more to stop (it ignores SIGTERM), is reported as
+// given the configured startTimeout, not the time the whole failed start
+// took.
+func TestStartTimeoutAsConfigured(t *testing.T) {
+	stubborn := serverEntry{Command: "sh", Args: []string{"-c", "trap '' TERM INT; exec sleep 60"}}
+	cfg := writeConfig(t, map[string]serverEntry{"stubborn": stubborn}, map[string]any{"startTimeout": "2s"})
+	cmd := capbridgeCmd("index", "--config", cfg, "--db", filepath.Join(t.TempDir(), "catalog.db"))
+	began := time.Now()
+	out, _ := cmd.CombinedOutput()
+	took := time.Since(began)
+	if !strings.Contains(string(out), "no answer to initialize within 2s\n") {
+		t.Errorf("index after %s does not report the 2s startTimeout:\n%s", took.Round(time.Millisecond), out)
+	}
+	t.Logf("the failed start took %s in all", took.Round(time.Millisecond))
 }
