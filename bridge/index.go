@@ -63,6 +63,11 @@ type IndexResult struct {
 	Refusal string
 	Report  *search.IngestReport // nil when Err is set
 	Err     error
+	// Interrupted: ctx ended before the server was indexed. Nothing was
+	// stored or marked for it, Err is ctx's error, and no progress line is
+	// written: what the server printed as it was stopped (EPIPE traces)
+	// says nothing about it.
+	Interrupted bool
 }
 
 // Index lists the named servers (all enabled ones when names is empty),
@@ -74,7 +79,9 @@ type IndexResult struct {
 // stored servers no longer configured (or disabled) are removed from the
 // store, and each server entry the config left out ([config.File.Invalid])
 // is a failed result whose Err is its [*config.EntryError]; its stored
-// catalog, if any, is kept for when the entry is mended.
+// catalog, if any, is kept for when the entry is mended. When ctx ends
+// first, Index returns the results so far (the rest marked Interrupted)
+// and an error wrapping ctx's.
 func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream.Pool, names []string, opts *IndexOptions) ([]IndexResult, error) {
 	var o IndexOptions
 	if opts != nil {
@@ -105,7 +112,7 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 	for i, name := range names {
 		g.Go(func() error {
 			results[i] = indexServer(ctx, cfg.Servers[name], cfg.Bridge, st, ups, &o)
-			if o.Progress != nil {
+			if o.Progress != nil && !results[i].Interrupted {
 				progressMu.Lock()
 				fmt.Fprintln(o.Progress, results[i].String())
 				progressMu.Unlock()
@@ -114,6 +121,9 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 		})
 	}
 	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return results, fmt.Errorf("indexing interrupted: %w", err)
+	}
 	if all {
 		for _, name := range slices.Sorted(maps.Keys(cfg.Invalid)) {
 			r := IndexResult{Server: name, Err: cfg.Invalid[name]}
@@ -141,8 +151,9 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 	r := IndexResult{Server: s.Name}
 	fail := func(err error) IndexResult {
 		r.Err, r.Took = err, time.Since(began)
-		if ctx.Err() != nil {
-			return r // interrupted: the server did nothing wrong
+		if ctx.Err() != nil { // the server did nothing wrong
+			r.Err, r.Interrupted = ctx.Err(), true
+			return r
 		}
 		o.Logger.Warn("indexing failed", "server", s.Name, "error", err, upstream.StderrAttr(err))
 		// capbridge servers shows the reason to a person: with the stderr

@@ -159,6 +159,9 @@ func (x *indexer) loop(ctx context.Context) {
 // are not among names already.
 func (x *indexer) findMissing(ctx context.Context, names []string) []string {
 	need, err := NeedsIndex(ctx, x.b.config(), x.b.st)
+	if ctx.Err() != nil {
+		return nil // the bridge is closing: nothing is wrong
+	}
 	if err != nil {
 		x.b.logger.Warn("cannot tell which servers need indexing", "err", err)
 		return nil
@@ -178,6 +181,10 @@ func (x *indexer) index(ctx context.Context, names []string) {
 	results, err := Index(ctx, x.b.config(), x.b.st, x.b.ups, names, &IndexOptions{Logger: x.b.logger})
 	for _, name := range names {
 		x.b.forgetRecords(name)
+	}
+	if ctx.Err() != nil {
+		x.b.logger.Debug("background indexing stopped: the bridge is closing", "servers", names)
+		return
 	}
 	if err != nil {
 		// Index has logged each server's failure once, with its reason.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/capbridge/capbridge/bridge"
 	"github.com/capbridge/capbridge/bridge/config"
@@ -81,6 +82,9 @@ func runIndex(ctx context.Context, e env) error {
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	st, moved, err := store.OpenChecked(ctx, config.DBPath(*dbPath), &store.Options{Lean: leanStore(cfg)})
+	if err != nil && ctx.Err() != nil {
+		return errors.New("index interrupted before any server was indexed")
+	}
 	if err != nil {
 		return err
 	}
@@ -107,6 +111,9 @@ func runIndex(ctx context.Context, e env) error {
 		Logger:   logger,
 		Ingest:   &search.IngestOptions{Logger: logger, Embedder: emb},
 	})
+	if ctx.Err() != nil {
+		return interrupted(results, total)
+	}
 	stored, refused := 0, 0
 	for _, r := range results {
 		stored += r.Stored
@@ -116,6 +123,27 @@ func runIndex(ctx context.Context, e env) error {
 		fmt.Fprintf(e.stderr, "indexed %d of %d servers: %d tools stored, %d refused\n", len(results)-failedCount(results), len(results), stored, refused)
 	}
 	return err
+}
+
+// interrupted is index's one line when it was stopped (Ctrl-C, SIGTERM):
+// how far it got and which servers it did not index, nothing about what
+// their processes printed as they were stopped.
+func interrupted(results []bridge.IndexResult, total int) error {
+	var not []string
+	indexed := 0
+	for _, r := range results {
+		switch {
+		case r.Interrupted:
+			not = append(not, r.Server)
+		case r.Err == nil:
+			indexed++
+		}
+	}
+	msg := fmt.Sprintf("index interrupted: %d of %d servers indexed", indexed, total)
+	if len(not) > 0 {
+		msg += "; not indexed: " + strings.Join(not, ", ")
+	}
+	return errors.New(msg)
 }
 
 func failedCount(results []bridge.IndexResult) int {
