@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capbridge/capbridge/output"
 )
@@ -102,5 +105,34 @@ func TestSecretCommand(t *testing.T) {
 	set.Stdin = strings.NewReader("")
 	if out, err := set.CombinedOutput(); err == nil || !strings.Contains(string(out), "empty") {
 		t.Fatalf("secret set with no input: %v\n%s", err, out)
+	}
+}
+
+// TestSecretStoreFallsBack runs `secret set` with the store left to choose
+// (no CAPBRIDGE_SECRETS) on a Linux box with no session bus, like CI: the
+// keychain probe must give up and the private file be used, not hang.
+func TestSecretStoreFallsBack(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		t.Skip("a session bus may answer here: the test would write to the user's keychain")
+	}
+	data := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "secret", "set", "probe-test")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CAPBRIDGE_SECRETS=") && !strings.HasPrefix(kv, "XDG_DATA_HOME=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, asCapbridge+"=1", "XDG_DATA_HOME="+data)
+	cmd.Stdin = strings.NewReader("value-0123456789")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "private file") {
+		t.Fatalf("secret set with no keychain: %v\n%s", err, out)
+	}
+	fi, err := os.Stat(filepath.Join(data, "capbridge", "secrets", "secrets.json"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the fallback file: %v %v", fi, err)
 	}
 }
