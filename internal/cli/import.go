@@ -74,6 +74,7 @@ func runImport(ctx context.Context, e env) error {
 	flags := newFlagSet("import", e)
 	configPath := configFlag(flags)
 	dryRun := flags.Bool("dry-run", false, "show what would be imported; write nothing")
+	moveSecrets := flags.Bool("move-secrets", false, "keep API keys written in the servers' env and headers in the keychain, with ${secret:NAME} in the config")
 	var include repeated
 	flags.Var(&include, "include", "import the project server `NAME` although its client has not approved it (repeatable)")
 	args, done, err := parseFlags(flags, e, importHelp)
@@ -129,15 +130,20 @@ func runImport(ctx context.Context, e env) error {
 	added := 0
 	serversKey := config.ServersKeyMCP
 	var read []*config.Doc
+	var addedNames []string
 	for _, doc := range docs {
 		report := dst.Merge(doc, self)
 		added += len(report.Added)
+		addedNames = append(addedNames, report.Added...)
 		if doc.Scope == config.ScopeLocal && len(doc.ServerNames()) == 0 && len(report.Shadowed) == 0 {
 			continue // no local-scope servers for this directory: nothing to say
 		}
 		serversKey = doc.ServersKey()
 		read = append(read, doc)
 		printImportReport(e.stdout, args[0], doc, report, *dryRun)
+	}
+	if _, err := offerSecretMove(e, dst, addedNames, *moveSecrets, *dryRun); err != nil {
+		return fmt.Errorf("import: %w", err)
 	}
 
 	switch {
