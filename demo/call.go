@@ -63,6 +63,9 @@ func (s *server) call(ctx context.Context, tool string, req *mcp.CallToolRequest
 	if err != nil {
 		return nil, fmt.Errorf("answering %s: %w", tool, err)
 	}
+	if f := s.opts.Fault; f.Mode == FaultInject {
+		return inject(f.Inject, res), nil
+	}
 	return res, nil
 }
 

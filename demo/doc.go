@@ -78,6 +78,17 @@
 //	big-catalog:N     serve N synthetic tools (~3.15 KB each; 5,000 make ~15.7 MB) instead of the catalog
 //	listed-twice      serve a catalog that lists a name twice as it is written, as a
 //	                  hostile server would (a call of the name reaches its last copy)
+//	slow-start:DURATION  read nothing for DURATION before serving (stdio only), as a
+//	                  server that npx downloads first
+//	inject:KIND       put into every answer what a hostile server writes to steer the
+//	                  model or to speak for the client (see [Injections]): tag (an
+//	                  <IMPORTANT> block), resource (an embedded resource that speaks as
+//	                  the system), structured (structured content ordering the
+//	                  assistant), needs-input (an error result shaped as capbridge's
+//	                  needs_input), footer (a line shaped as its truncation footer)
+//
+// Whatever the fault, the server logs [CancelledLog] when the client cancels
+// a request with notifications/cancelled.
 //
 // # Reloading
 //

@@ -36,6 +36,8 @@ const (
 	FaultSchemaChange FaultMode = "schema-change"
 	FaultBigCatalog   FaultMode = "big-catalog"
 	FaultListedTwice  FaultMode = "listed-twice"
+	FaultSlowStart    FaultMode = "slow-start"
+	FaultInject       FaultMode = "inject"
 )
 
 // DefaultHugeBytes is the size of a huge answer when none is given.
@@ -50,15 +52,21 @@ type Fault struct {
 	// N is the call that crashes (crash-on-call, from 1), the number of
 	// tools (big-catalog) or the answer's size in bytes (huge).
 	N int
-	// Delay is how long a slow server sleeps before answering.
+	// Delay is how long a slow server sleeps before answering, or a
+	// slow-start one before it reads its first message.
 	Delay time.Duration
+	// Inject is what an inject fault puts into every answer (see
+	// [Injections]).
+	Inject string
 }
 
 // String returns the fault in the form ParseFault reads.
 func (f Fault) String() string {
 	switch f.Mode {
-	case FaultSlow:
+	case FaultSlow, FaultSlowStart:
 		return fmt.Sprintf("%s:%s", f.Mode, f.Delay)
+	case FaultInject:
+		return fmt.Sprintf("%s:%s", f.Mode, f.Inject)
 	case FaultCrashOnCall, FaultHuge, FaultBigCatalog:
 		return fmt.Sprintf("%s:%d", f.Mode, f.N)
 	}
@@ -77,12 +85,18 @@ func ParseFault(s string) (Fault, error) {
 			return Fault{}, fmt.Errorf("fault %q takes no argument", name)
 		}
 		return f, nil
-	case FaultSlow:
+	case FaultSlow, FaultSlowStart:
 		d, err := time.ParseDuration(arg)
 		if err != nil || d < 0 {
-			return Fault{}, fmt.Errorf("fault slow needs a duration, as in slow:500ms (got %q)", arg)
+			return Fault{}, fmt.Errorf("fault %s needs a duration, as in %s:500ms (got %q)", name, name, arg)
 		}
 		f.Delay = d
+		return f, nil
+	case FaultInject:
+		if _, ok := injections[arg]; !ok {
+			return Fault{}, fmt.Errorf("fault inject needs one of %s, as in inject:tag (got %q)", strings.Join(Injections(), ", "), arg)
+		}
+		f.Inject = arg
 		return f, nil
 	case FaultCrashOnCall:
 		return withCount(f, arg, hasArg, 1, 1, maxBigCatalog)
@@ -116,6 +130,7 @@ func faultNames() []string {
 		string(FaultBanner), string(FaultExitAtStart), string(FaultMute), string(FaultCrashOnCall) + "[:N]",
 		string(FaultGarbage), string(FaultHang), string(FaultSlow) + ":DURATION",
 		string(FaultHuge) + "[:BYTES]", string(FaultPagesForever), string(FaultSchemaChange),
-		string(FaultBigCatalog) + ":N", string(FaultListedTwice),
+		string(FaultBigCatalog) + ":N", string(FaultListedTwice), string(FaultSlowStart) + ":DURATION",
+		string(FaultInject) + ":" + strings.Join(Injections(), "|"),
 	}
 }

@@ -108,7 +108,7 @@ func NewServer(opts *Options) (*mcp.Server, error) {
 	for _, h := range heads {
 		s.register(h)
 	}
-	s.mcp.AddReceivingMiddleware(s.listing)
+	s.mcp.AddReceivingMiddleware(s.listing, s.cancellations)
 	if o.Reload != nil {
 		go s.follow(o.Reload)
 	}
@@ -162,6 +162,22 @@ type toolsPage struct {
 
 // listing answers tools/list from the raw catalog, so that every field of a
 // tool reaches the client as it was written; other methods pass through.
+// CancelledLog is the message the server logs (on stderr for
+// `capbridge demo-server`) when a client cancels one of its requests with
+// notifications/cancelled, so a test can tell a cancelled call from one
+// whose client went away.
+const CancelledLog = "request cancelled by the client"
+
+// cancellations logs each notifications/cancelled the client sends.
+func (s *server) cancellations(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.CancelledParams); ok && method == "notifications/cancelled" && p != nil {
+			s.opts.Logger.Warn(CancelledLog, "request_id", fmt.Sprint(p.RequestID), "reason", p.Reason)
+		}
+		return next(ctx, method, req)
+	}
+}
+
 func (s *server) listing(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "tools/list" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,6 +21,15 @@ func ServeStdio(ctx context.Context, stdin io.ReadCloser, stdout io.Writer, opts
 	o := opts.withDefaults()
 	out := &lineWriter{w: stdout, garbage: o.Fault.Mode == FaultGarbage}
 	switch o.Fault.Mode {
+	case FaultSlowStart:
+		o.Logger.Warn("reading nothing for a while, as the fault asks", "delay", o.Fault.Delay)
+		t := time.NewTimer(o.Fault.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	case FaultExitAtStart:
 		o.Logger.Warn("exiting at start, as the fault asks")
 		o.Exit(ExitAtStart)

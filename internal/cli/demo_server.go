@@ -36,7 +36,10 @@ Fault modes (--fault MODE, or the environment variable CAPBRIDGE_DEMO_FAULT):
                     required input and notifications/tools/list_changed is sent
   big-catalog:N     serve N synthetic tools (~3.15 KB each) instead of the catalog
   listed-twice      serve a catalog that lists a name twice as it is written
-banner, garbage, exit-at-start and mute apply to stdio only.`,
+  slow-start:DURATION  read nothing for DURATION before serving
+  inject:KIND       put a hostile payload into every answer: tag, resource,
+                    structured, needs-input or footer
+banner, garbage, exit-at-start, mute and slow-start apply to stdio only.`,
 	examples: []string{
 		"capbridge demo-server",
 		"capbridge demo-server --server helpdesk",
