@@ -156,11 +156,16 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 	if res.IsError {
 		outcome = outcomeError
 	}
+	if len(shaped.Flagged) > 0 {
+		b.logger.Warn("result flagged by the poisoning detector", "server", act.server, "tool", act.tool,
+			"rules", strings.Join(shaped.Flagged, ","), "mode", cfg.Bridge.Results)
+	}
 	b.record(store.Call{
 		Server: act.server, Tool: act.tool,
 		BytesIn: int64(shaped.BytesIn), BytesOut: int64(shaped.BytesOut),
 		TokensIn: int64(shaped.TokensIn), TokensOut: int64(shaped.TokensOut),
 		Pages: shaped.PageCount(), Latency: latency, Outcome: outcome, Redactions: shaped.Redactions,
+		Flagged: len(shaped.Flagged),
 	})
 	return page
 }
@@ -261,15 +266,36 @@ func (b *Server) forgetRecords(server string) {
 	}
 }
 
-// outputOptions joins the config's mask for this tool and the call's fields.
+// outputOptions joins the config's mask for this tool and the call's fields;
+// the pages are framed as data from act's server, and read by the poisoning
+// detector as bridge.results says.
 func outputOptions(cfg *config.File, act action, fields []string) *output.Options {
 	oc := cfg.Output[act.server+"/"+act.tool]
-	opts := &output.Options{MaxTokens: oc.MaxTokens, Secrets: cfg.Servers[act.server].Secrets()}
+	opts := &output.Options{
+		MaxTokens: oc.MaxTokens,
+		Secrets:   cfg.Servers[act.server].Secrets(),
+		Source:    schema.SanitizeName(act.server, maxSourceChars),
+		Scan:      scanMode(cfg.Bridge.Results),
+	}
 	opts.Fields = append(append(opts.Fields, oc.Fields...), fields...)
 	if oc.Strip != nil && !*oc.Strip {
 		opts.NoStrip = true
 	}
 	return opts
+}
+
+// maxSourceChars bounds the server name a result's frame line shows.
+const maxSourceChars = 64
+
+// scanMode is the output stage's reading of bridge.results.
+func scanMode(results string) output.ScanMode {
+	switch results {
+	case config.ResultsStrip:
+		return output.ScanStrip
+	case config.ResultsOff:
+		return output.ScanOff
+	}
+	return output.ScanWarn
 }
 
 // nextPage answers run_capability {cursor} for session: a cursor another

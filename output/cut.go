@@ -147,34 +147,26 @@ func wholePage(secs []Section) []piece {
 	return page
 }
 
-// pageContent renders page i: consecutive text runs joined by line breaks
-// into one TextContent, and on the first page the media in their places.
-func (sh *Shaped) pageContent(i int) []mcp.Content {
-	runs := map[int]piece{}
-	for _, p := range sh.pages[i] {
-		runs[p.sec] = p
-	}
-	var out []mcp.Content
+// pageText renders the text of page i, its runs joined by line breaks:
+// the page's body, before it is framed and given a footer.
+func (sh *Shaped) pageText(i int) string {
 	var text []string
-	flush := func() {
-		if text != nil {
-			out = append(out, &mcp.TextContent{Text: strings.Join(text, "\n")})
-			text = nil
-		}
+	for _, p := range sh.pages[i] {
+		text = append(text, pieceText(sh.Sections[p.sec], p.from, p.to))
 	}
-	for si, sec := range sh.Sections {
+	return strings.Join(text, "\n")
+}
+
+// media returns the content that is not text (images, audio, blob
+// resources), in the provider's order: the first page serves it after its
+// text.
+func (sh *Shaped) media() []mcp.Content {
+	var out []mcp.Content
+	for _, sec := range sh.Sections {
 		if sec.Form == FormMedia {
-			if i == 0 {
-				flush()
-				out = append(out, sec.Content)
-			}
-			continue
-		}
-		if p, ok := runs[si]; ok {
-			text = append(text, pieceText(sec, p.from, p.to))
+			out = append(out, sec.Content)
 		}
 	}
-	flush()
 	return out
 }
 

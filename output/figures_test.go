@@ -26,8 +26,8 @@ func TestContextFigures(t *testing.T) {
 				t.Fatal(err)
 			}
 			first := p1Text(NewPager(nil).First(nil, sh))
-			body, _, _ := strings.Cut(first, "\n[truncated:")
-			t.Logf("raw: %d B, %d tokens (est.) | shaped: %d B, %d tokens | first page: %d B, %d tokens (%d B, %d tokens without footer) | %d pages, %d units",
+			body, _, _ := strings.Cut(unframe(t, first), "\n[truncated:")
+			t.Logf("raw: %d B, %d tokens (est.) | shaped: %d B, %d tokens | first page: %d B, %d tokens (%d B, %d tokens without frame and footer) | %d pages, %d units",
 				sh.BytesIn, sh.TokensIn, sh.BytesOut, sh.TokensOut,
 				len(first), EstimateTokens(first), len(body), EstimateTokens(body), sh.PageCount(), sh.Units())
 			if sh.TokensOut >= sh.TokensIn {
@@ -77,5 +77,36 @@ func BenchmarkFirstPage500(b *testing.B) {
 	p := NewPager(nil)
 	for b.Loop() {
 		p.First(nil, sh)
+	}
+}
+
+// BenchmarkScan500 measures what the poisoning detector adds to a
+// 500-record result, in each mode: shaping it (which reads the first page)
+// and serving it to the end (every later page read as it is served).
+func BenchmarkScan500(b *testing.B) {
+	res := jsonResult(b, issueRecords(500))
+	for _, mode := range []struct {
+		name string
+		scan ScanMode
+	}{{"off", ScanOff}, {"warn", ScanWarn}, {"strip", ScanStrip}} {
+		opts := &Options{Scan: mode.scan, Source: "tracker"}
+		b.Run("shape/"+mode.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Shape(res, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("all-pages/"+mode.name, func(b *testing.B) {
+			var pages int
+			for b.Loop() {
+				sh, err := Shape(res, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pages = len(servedPages(b, sh))
+			}
+			b.ReportMetric(float64(pages), "pages")
+		})
 	}
 }

@@ -70,7 +70,8 @@ type Pager struct {
 // entry is one paged result. Page 0 is never stored: it is served once, by
 // First.
 type entry struct {
-	pages   []string   // page texts; pages[0] unused
+	frame   frame      // the pages are served in it
+	pages   []string   // page texts, unframed; pages[0] unused
 	shown   []int      // shown[i]: units on pages 0..i
 	total   int        // units in all
 	next    []cursorID // next[i]: cursor to page i+1, minted when page i is first served
@@ -114,16 +115,16 @@ func NewPager(opts *PagerOptions) *Pager {
 	}
 }
 
-// First returns the first page of sh as text content (pass-through media
-// included). When more pages exist it keeps them and ends the page with the
-// footer line naming the cursor of the next page. An error result comes
-// back whole, with IsError set. The result belongs to owner (a client
-// session, or any comparable value; nil for none): its cursors serve
-// [Pager.Next] with the same owner only.
+// First returns the first page of sh: one text content, the page's text
+// framed (see [Options.Source] and [Options.Scan]), then the media. When
+// more pages exist it keeps them and ends the text with the footer line
+// naming the cursor of the next page. An error result comes back whole,
+// with IsError set. The result belongs to owner (a client session, or any
+// comparable value; nil for none): its cursors serve [Pager.Next] with the
+// same owner only.
 func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
-	first := sh.pageContent(0)
 	if sh.IsError || sh.PageCount() == 1 {
-		return &mcp.CallToolResult{Content: first, IsError: sh.IsError}
+		return &mcp.CallToolResult{Content: served(sh.first, "", sh.media()), IsError: sh.IsError}
 	}
 	e := newEntry(sh)
 	e.owner = owner
@@ -135,7 +136,7 @@ func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
 	p.size += e.size
 	footer := p.footer(e, 0, now)
 	p.evict()
-	return &mcp.CallToolResult{Content: withFooter(first, footer)}
+	return &mcp.CallToolResult{Content: served(sh.first, footer, sh.media())}
 }
 
 // Next returns the page a cursor names, the same page every time until the
@@ -146,23 +147,29 @@ func (p *Pager) First(owner any, sh *Shaped) *mcp.CallToolResult {
 func (p *Pager) Next(owner any, cursor string) (*mcp.CallToolResult, error) {
 	id, ok := p.parse(owner, cursor)
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	now := p.now().Sub(p.epoch)
 	p.sweep(now)
 	if !ok {
+		p.mu.Unlock()
 		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorUnknown)
 	}
 	rec, ok := p.cursors[id.key()]
 	// The MAC says this pager issued the cursor to owner: not kept (or its
 	// random bits now another's), its page is gone.
 	if !ok || rec.e.next[rec.page-1] != id || now-rec.at > p.ttl {
+		p.mu.Unlock()
 		return nil, fmt.Errorf("paging with cursor %q: %w", shortened(cursor), ErrCursorExpired)
 	}
-	content := []mcp.Content{&mcp.TextContent{Text: rec.e.pages[rec.page]}}
-	if rec.page == len(rec.e.pages)-1 {
-		return &mcp.CallToolResult{Content: content}, nil
+	var footer string
+	if rec.page < len(rec.e.pages)-1 {
+		footer = p.footer(rec.e, rec.page, now)
 	}
-	return &mcp.CallToolResult{Content: withFooter(content, p.footer(rec.e, rec.page, now))}, nil
+	body := rec.e.pages[rec.page]
+	p.mu.Unlock()
+	// The detector reads the page now, outside the lock: every session's
+	// pages wait on it. It reads the same text the same way every time.
+	text, _ := rec.e.frame.page(body)
+	return &mcp.CallToolResult{Content: served(text, footer, nil)}, nil
 }
 
 // shortened bounds a cursor quoted in an error: a forged one may be long.
@@ -181,6 +188,7 @@ func shortened(cursor string) string {
 func newEntry(sh *Shaped) *entry {
 	n := sh.PageCount()
 	e := &entry{
+		frame: sh.frame,
 		pages: make([]string, n),
 		shown: make([]int, n),
 		next:  make([]cursorID, n),
@@ -193,15 +201,10 @@ func newEntry(sh *Shaped) *entry {
 		if i == 0 {
 			continue
 		}
-		var texts []string
-		for _, c := range sh.pageContent(i) {
-			texts = append(texts, c.(*mcp.TextContent).Text)
-		}
-		page := strings.Join(texts, "\n")
-		if len(texts) == 1 {
-			// Join returns a lone text as it is, and a text is a
-			// strings.Builder's buffer, up to twice its length: the
-			// soak's 16 MiB of pages held 23 MiB of heap.
+		page := sh.pageText(i)
+		if len(sh.pages[i]) == 1 {
+			// One run of units is a strings.Builder's buffer, up to twice
+			// its length: the soak's 16 MiB of pages held 23 MiB of heap.
 			page = strings.Clone(page)
 		}
 		e.pages[i] = page
@@ -225,17 +228,13 @@ func (p *Pager) footer(e *entry, i int, now time.Duration) string {
 		e.shown[i], e.total, id)
 }
 
-// withFooter appends the footer line to the last text content, or as a text
-// content of its own after media. The stored content is not modified.
-func withFooter(content []mcp.Content, footer string) []mcp.Content {
-	out := append([]mcp.Content(nil), content...)
-	if n := len(out); n > 0 {
-		if t, ok := out[n-1].(*mcp.TextContent); ok {
-			out[n-1] = &mcp.TextContent{Text: t.Text + "\n" + footer}
-			return out
-		}
+// served is a page as the model reads it: one text content holding the
+// framed text and, when another page follows, the footer line; then media.
+func served(text, footer string, media []mcp.Content) []mcp.Content {
+	if footer != "" {
+		text += "\n" + footer
 	}
-	return append(out, &mcp.TextContent{Text: footer})
+	return append([]mcp.Content{&mcp.TextContent{Text: text}}, media...)
 }
 
 // sweep releases results whose cursors have all expired and lets go of

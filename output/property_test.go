@@ -134,7 +134,8 @@ func TestPagesReproduceTheProjectedWhole(t *testing.T) {
 }
 
 // followCursors reads every page of sh through the pager and returns their
-// texts without footers, checking each footer against the units shown.
+// texts without frame lines and footers, checking each footer against the
+// units shown.
 func followCursors(t *testing.T, name string, sh *Shaped, p *Pager) []string {
 	t.Helper()
 	var bodies []string
@@ -146,7 +147,10 @@ func followCursors(t *testing.T, name string, sh *Shaped, p *Pager) []string {
 				texts = append(texts, tc.Text)
 			}
 		}
-		page := strings.Join(texts, "\n")
+		if len(texts) != 1 {
+			t.Fatalf("%s: page %d has %d text contents, want 1", name, len(bodies)+1, len(texts))
+		}
+		page := unframe(t, texts[0])
 		matches := footerPattern.FindAllStringSubmatchIndex(page, -1)
 		if len(matches) == 0 {
 			bodies = append(bodies, page)
@@ -156,10 +160,10 @@ func followCursors(t *testing.T, name string, sh *Shaped, p *Pager) []string {
 			return bodies
 		}
 		m := matches[len(matches)-1]
-		if len(matches) > 1 || m[1] != len(page) || m[0] == 0 || page[m[0]-1] != '\n' {
+		if len(matches) > 1 || m[1] != len(page) || (m[0] > 0 && page[m[0]-1] != '\n') {
 			t.Fatalf("%s: page %d does not end in exactly one footer line:\n%s", name, len(bodies)+1, page)
 		}
-		bodies = append(bodies, page[:m[0]-1])
+		bodies = append(bodies, page[:max(m[0]-1, 0)])
 		var n, total int
 		fmt.Sscan(page[m[2]:m[3]], &n)
 		fmt.Sscan(page[m[4]:m[5]], &total)

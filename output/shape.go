@@ -60,8 +60,15 @@ type Shaped struct {
 	TokensIn, TokensOut int
 	// Redactions counts the secrets replaced by [Redacted] ([Options.Secrets]).
 	Redactions int
+	// Flagged lists the rules of the passages the poisoning detector
+	// flagged on the first page, the answer of the call, one per passage
+	// ([Options.Scan]). A later page is read when it is served, and
+	// warned about in the same way.
+	Flagged []string
 
 	pages [][]piece // cut at creation; see cutPages
+	frame frame     // every page is served in it
+	first string    // the first page's text as served, framed, footer aside
 }
 
 // ErrNilResult is returned by [Shape] for a nil result.
@@ -88,10 +95,13 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shaping: %w", err)
 	}
-	sh := &Shaped{IsError: res.IsError, MaxTokens: s.maxTokens, Redactions: red.count}
+	s.frame.isError = res.IsError
+	sh := &Shaped{IsError: res.IsError, MaxTokens: s.maxTokens, Redactions: red.count, frame: s.frame}
 	var in []string
 	for _, src := range sources {
 		switch {
+		case isResource(src.content):
+			sh.Sections = append(sh.Sections, resourceSection(src.content))
 		case src.content != nil && !isText(src.content):
 			sh.Sections = append(sh.Sections, Section{Form: FormMedia, Content: src.content})
 			continue
@@ -110,19 +120,19 @@ func Shape(res *mcp.CallToolResult, opts *Options) (*Shaped, error) {
 	}
 	inText := strings.Join(in, "\n")
 	sh.BytesIn, sh.TokensIn = len(inText), EstimateTokens(inText)
+	guardSections(sh.Sections)
 	out := wholeText(sh.Sections)
 	sh.BytesOut, sh.TokensOut = len(out), EstimateTokens(out)
-	if res.IsError {
+	switch {
+	case res.IsError, utf8.RuneCountInString(out) <= s.limit():
+		// An error is served whole; a small result, as most are, is one
+		// page with nothing to split or cut.
 		sh.pages = [][]piece{wholePage(sh.Sections)}
-		return sh, nil
+	default:
+		splitOversized(sh.Sections, s.limit())
+		sh.pages = cutPages(sh.Sections, s.limit())
 	}
-	if utf8.RuneCountInString(out) <= s.limit() {
-		// Small, as most results are: one page, nothing to split or cut.
-		sh.pages = [][]piece{wholePage(sh.Sections)}
-		return sh, nil
-	}
-	splitOversized(sh.Sections, s.limit())
-	sh.pages = cutPages(sh.Sections, s.limit())
+	sh.first, sh.Flagged = sh.frame.page(sh.pageText(0))
 	return sh, nil
 }
 

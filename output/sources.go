@@ -41,6 +41,9 @@ func readSources(res *mcp.CallToolResult, r *redactor) ([]source, error) {
 			continue
 		}
 		src := source{content: r.content(c)}
+		if isResourceText(src.content) {
+			src.text = src.content.(*mcp.EmbeddedResource).Resource.Text
+		}
 		if text, ok := c.(*mcp.TextContent); ok {
 			src.text = r.text(text.Text)
 			src.value, src.isJSON = parseJSONText(src.text)

@@ -16,6 +16,7 @@ type Call struct {
 	Latency             time.Duration
 	Outcome             string // e.g. "ok", "invalid_params", "upstream_error"
 	Redactions          int    // secret values replaced in the answer
+	Flagged             int    // passages of the answer the poisoning detector flagged
 }
 
 // CallTotal sums the recorded calls of one tool.
@@ -29,6 +30,8 @@ type CallTotal struct {
 	Pages               int64
 	Latency             time.Duration // summed
 	Redactions          int64
+	Flagged             int64 // passages flagged by the poisoning detector
+	FlaggedCalls        int   // calls with at least one
 	First, Last         time.Time
 }
 
@@ -44,8 +47,8 @@ func (s *Store) RecordCalls(ctx context.Context, calls []Call) error {
 	now := time.Now()
 	return s.write(ctx, "recording calls", func(tx *sql.Tx) error {
 		st, err := tx.PrepareContext(ctx, `
-INSERT INTO calls (at, server, tool, bytes_in, bytes_out, tokens_in, tokens_out, pages, latency_ms, outcome, redactions)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+INSERT INTO calls (at, server, tool, bytes_in, bytes_out, tokens_in, tokens_out, pages, latency_ms, outcome, redactions, flagged)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -55,7 +58,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 				c.At = now
 			}
 			if _, err := st.ExecContext(ctx, c.At.UnixMilli(), c.Server, c.Tool, c.BytesIn, c.BytesOut, c.TokensIn, c.TokensOut,
-				c.Pages, c.Latency.Milliseconds(), c.Outcome, c.Redactions); err != nil {
+				c.Pages, c.Latency.Milliseconds(), c.Outcome, c.Redactions, c.Flagged); err != nil {
 				return err
 			}
 		}
@@ -71,7 +74,7 @@ func (s *Store) CallTotals(ctx context.Context) ([]CallTotal, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT server, tool, outcome, count(*),
 	sum(bytes_in), sum(bytes_out), sum(tokens_in), sum(tokens_out), sum(pages), sum(latency_ms),
-	sum(redactions), min(at), max(at)
+	sum(redactions), sum(flagged), count(CASE WHEN flagged > 0 THEN 1 END), min(at), max(at)
 FROM calls GROUP BY server, tool, outcome ORDER BY server, tool, outcome`)
 	if err != nil {
 		return nil, s.wrap("summing calls", err)
@@ -83,7 +86,7 @@ FROM calls GROUP BY server, tool, outcome ORDER BY server, tool, outcome`)
 		var outcome string
 		var latency, first, last int64
 		if err := rows.Scan(&r.Server, &r.Tool, &outcome, &r.Calls, &r.BytesIn, &r.BytesOut,
-			&r.TokensIn, &r.TokensOut, &r.Pages, &latency, &r.Redactions, &first, &last); err != nil {
+			&r.TokensIn, &r.TokensOut, &r.Pages, &latency, &r.Redactions, &r.Flagged, &r.FlaggedCalls, &first, &last); err != nil {
 			return nil, s.wrap("summing calls", err)
 		}
 		if n := len(out); n == 0 || out[n-1].Server != r.Server || out[n-1].Tool != r.Tool {
@@ -102,6 +105,8 @@ FROM calls GROUP BY server, tool, outcome ORDER BY server, tool, outcome`)
 		t.TokensOut += r.TokensOut
 		t.Pages += r.Pages
 		t.Redactions += r.Redactions
+		t.Flagged += r.Flagged
+		t.FlaggedCalls += r.FlaggedCalls
 		t.Latency += time.Duration(latency) * time.Millisecond
 		if at := time.UnixMilli(first); at.Before(t.First) {
 			t.First = at

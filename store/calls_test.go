@@ -68,3 +68,28 @@ func TestRecordCallRedactions(t *testing.T) {
 		t.Errorf("totals = %+v, want 5 redactions", totals)
 	}
 }
+
+// TestRecordCallFlagged: the passages the detector flagged are summed per
+// tool, and the calls with any are counted.
+func TestRecordCallFlagged(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	var calls []Call
+	for i, n := range []int{0, 2, 1, 0} {
+		outcome := OutcomeOK
+		if i == 2 {
+			outcome = "tool_error"
+		}
+		calls = append(calls, Call{Server: "a", Tool: "t", Outcome: outcome, Flagged: n})
+	}
+	if err := s.RecordCalls(ctx, calls); err != nil {
+		t.Fatal(err)
+	}
+	totals, err := s.CallTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(totals) != 1 || totals[0].Flagged != 3 || totals[0].FlaggedCalls != 2 || totals[0].Calls != 4 {
+		t.Errorf("totals = %+v, want 3 passages flagged in 2 of 4 calls", totals)
+	}
+}

@@ -202,6 +202,11 @@ CREATE TABLE word_postings (
 	`
 DROP TABLE terms_trigrams;
 `,
+	// 11: how many passages of a call's answer the poisoning detector
+	// flagged (bridge.results), for capbridge stats.
+	`
+ALTER TABLE calls ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same

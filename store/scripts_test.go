@@ -63,7 +63,8 @@ func TestMigrationSevenIndexesPieces(t *testing.T) {
 			SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, '` + padText + `'
 			FROM tools WHERE refusal = ''`,
 		"DELETE FROM terms WHERE length(term) < 3",
-		"DROP TABLE pins", // migration 6 adds it
+		"DROP TABLE pins",                       // migration 6 adds it
+		"ALTER TABLE calls DROP COLUMN flagged", // migration 11 adds it
 		"CREATE VIRTUAL TABLE terms_trigrams USING fts5(term, tokenize = 'trigram', content = '', contentless_delete = 1)", // migration 10 drops it
 		"DROP TABLE word_postings",                 // migration 9 adds it
 		"ALTER TABLE calls DROP COLUMN redactions", // migration 8 adds it

@@ -70,6 +70,7 @@ type Bridge struct {
 	HTTP          HTTP   // serve --http
 	Pinning       string // PinningRisk (default), PinningStrict or PinningOff
 	Suspicious    string // SuspiciousHold (default) or SuspiciousStrip
+	Results       string // ResultsWarn (default), ResultsStrip or ResultsOff
 }
 
 // Embeddings names an OpenAI-compatible /v1/embeddings endpoint. Nil
@@ -213,6 +214,7 @@ type bridgeFile struct {
 	HTTP          *httpFile       `json:"http"`
 	Pinning       string          `json:"pinning"`
 	Suspicious    string          `json:"suspicious"`
+	Results       string          `json:"results"`
 }
 
 type embeddingsFile struct {
@@ -395,6 +397,9 @@ func bridgeConfig(f bridgeFile) (Bridge, error) {
 		return b, err
 	}
 	if b.Suspicious, err = suspiciousMode(f.Suspicious); err != nil {
+		return b, err
+	}
+	if b.Results, err = resultsMode(f.Results); err != nil {
 		return b, err
 	}
 	if e := f.Embeddings; e != nil {

@@ -41,7 +41,7 @@ func TestLoadConfigFull(t *testing.T) {
 		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, StartTimeout: 90 * time.Second, LogFile: "/tmp/capbridge.log",
 		Embeddings: &Embeddings{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text", APIKeyEnv: "OPENAI_API_KEY", Timeout: 1500 * time.Millisecond},
 		HTTP:       HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions},
-		Pinning:    PinningStrict, Suspicious: SuspiciousStrip,
+		Pinning:    PinningStrict, Suspicious: SuspiciousStrip, Results: ResultsStrip,
 	}
 	if !reflect.DeepEqual(cfg.Bridge, wantBridge) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, wantBridge)
@@ -84,7 +84,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Bridge{CallTimeout: DefaultCallTimeout, IdleShutdown: DefaultIdleShutdown, DiscoveryWait: DefaultDiscoveryWait, StartTimeout: DefaultStartTimeout,
-		HTTP: HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions}, Pinning: PinningRisk, Suspicious: SuspiciousHold}
+		HTTP: HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions}, Pinning: PinningRisk, Suspicious: SuspiciousHold,
+		Results: ResultsWarn}
 	if !reflect.DeepEqual(cfg.Bridge, want) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, want)
 	}
@@ -128,6 +129,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"embeddings without url", `{"bridge": {"embeddings": {"model": "m"}}}`, "", []string{"bridge.embeddings", `"url"`}},
 		{"unknown pinning", `{"bridge": {"pinning": "lax"}}`, "", []string{"bridge.pinning", `"lax"`, "strict"}},
 		{"unknown suspicious", `{"bridge": {"suspicious": "ignore"}}`, "", []string{"bridge.suspicious", `"ignore"`, "strip"}},
+		{"unknown results", `{"bridge": {"results": "wran"}}`, "", []string{"bridge.results", `"wran"`, `"strip"`, `did you mean "warn"?`}},
 		{"bad glob", `{"mcpServers": {"g": {"command": "x", "tools": {"deny": ["[a-"]}}}}`, "g", []string{`server "g"`, "[a-"}},
 		{"both maps", `{"mcpServers": {}, "servers": {}}`, "", []string{"mcpServers", "servers"}},
 		{"negative maxTokens", `{"output": {"a/b": {"maxTokens": -1}}}`, "", []string{`"a/b"`, "maxTokens"}},

@@ -91,10 +91,24 @@ type callSavings struct {
 	Refused  int `json:"refusedBeforeCalling"`
 	Failures int `json:"failedUpstream"`
 	// Redactions counts the secret values replaced in answers.
-	Redactions int64         `json:"redactions"`
-	Before     contextCost   `json:"beforeShaping"`
-	After      contextCost   `json:"afterShaping"`
-	Servers    []serverCalls `json:"servers"`
+	Redactions int64 `json:"redactions"`
+	// FlaggedCalls counts the answers in which the poisoning detector
+	// flagged text addressed to the model (bridge.results); Flagged lists
+	// them by tool.
+	FlaggedCalls    int           `json:"flaggedCalls"`
+	FlaggedPassages int64         `json:"flaggedPassages"`
+	Flagged         []flaggedTool `json:"flagged"`
+	Before          contextCost   `json:"beforeShaping"`
+	After           contextCost   `json:"afterShaping"`
+	Servers         []serverCalls `json:"servers"`
+}
+
+// flaggedTool is one tool whose answers the detector flagged.
+type flaggedTool struct {
+	Server   string `json:"server"`
+	Tool     string `json:"tool"`
+	Calls    int    `json:"calls"`
+	Passages int64  `json:"passages"`
 }
 
 type serverCalls struct {
@@ -249,7 +263,7 @@ func callTotals(ctx context.Context, st *store.Store) (callSavings, error) {
 	if err != nil {
 		return callSavings{}, err
 	}
-	c := callSavings{Servers: []serverCalls{}}
+	c := callSavings{Servers: []serverCalls{}, Flagged: []flaggedTool{}}
 	index := make(map[string]int)
 	for _, t := range totals {
 		c.Calls += t.Calls
@@ -263,6 +277,11 @@ func callTotals(ctx context.Context, st *store.Store) (callSavings, error) {
 			}
 		}
 		c.Redactions += t.Redactions
+		if t.FlaggedCalls > 0 {
+			c.FlaggedCalls += t.FlaggedCalls
+			c.FlaggedPassages += t.Flagged
+			c.Flagged = append(c.Flagged, flaggedTool{Server: t.Server, Tool: t.Tool, Calls: t.FlaggedCalls, Passages: t.Flagged})
+		}
 		c.Before.Bytes += t.BytesIn
 		c.Before.EstTokens += t.TokensIn
 		c.After.Bytes += t.BytesOut
@@ -343,6 +362,13 @@ func printCallStats(w io.Writer, c callSavings) {
 	tw.Flush()
 	if c.Redactions > 0 {
 		fmt.Fprintf(w, "\nSecrets redacted from answers: %d (values expanded from ${VAR} and header values in the config).\n", c.Redactions)
+	}
+	if c.FlaggedCalls > 0 {
+		fmt.Fprintf(w, "\nAnswers with text that reads as instructions to the model (poisoning detector, bridge.results): %d, %d passages:\n",
+			c.FlaggedCalls, c.FlaggedPassages)
+		for _, f := range c.Flagged {
+			fmt.Fprintf(w, "  %s/%s: %d answers, %d passages\n", f.Server, f.Tool, f.Calls, f.Passages)
+		}
 	}
 }
 

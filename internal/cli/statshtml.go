@@ -135,6 +135,10 @@ Through capbridge: <b>{{thousands .R.Bridge.Total.EstTokens}}</b> est. tokens. S
 {{range .R.Calls.Servers}}<tr><td>{{.Name}}</td><td class="n">{{.Calls}}</td><td class="n">{{thousands .Before.Bytes}}</td><td class="n">{{thousands .After.Bytes}}</td><td class="n">{{thousands .Before.EstTokens}}</td><td class="n">{{thousands .After.EstTokens}}</td></tr>
 {{end}}<tr class="sum"><td>all servers</td><td class="n">{{.R.Calls.Calls}}</td><td class="n">{{thousands .R.Calls.Before.Bytes}}</td><td class="n">{{thousands .R.Calls.After.Bytes}}</td><td class="n">{{thousands .R.Calls.Before.EstTokens}}</td><td class="n">{{thousands .R.Calls.After.EstTokens}}</td></tr>
 </table>
+{{if .R.Calls.FlaggedCalls}}<p>{{.R.Calls.FlaggedCalls}} answers held text that reads as instructions to the model ({{.R.Calls.FlaggedPassages}} passages, poisoning detector, <code>bridge.results</code>):</p>
+<table><tr><th>tool</th><th>answers</th><th>passages</th></tr>
+{{range .R.Calls.Flagged}}<tr><td>{{.Server}}/{{.Tool}}</td><td class="n">{{.Calls}}</td><td class="n">{{.Passages}}</td></tr>
+{{end}}</table>{{end}}
 {{else}}<p class="note">No calls recorded yet: 'capbridge serve' records every run_capability.</p>{{end}}
 {{else}}<p>No stored tools yet: run <code>capbridge index</code>.</p>{{end}}
 </body></html>
