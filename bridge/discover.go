@@ -95,18 +95,7 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return b.discoveryFailed(err), nil
 	}
-	if len(ans.Matches) == 0 {
-		servers, err := b.st.Servers(ctx)
-		if err != nil {
-			b.logger.Warn("discovery: listing servers failed", "err", err)
-		}
-		for _, line := range []string{b.unavailable(cfg, servers), searched(cfg, servers)} {
-			if line != "" {
-				ans.Note += " " + line
-			}
-		}
-	}
-	noteNoCloseMatch(&ans, results)
+	b.noteServers(ctx, cfg, &ans, results)
 	return textAnswer(ans, false), nil
 }
 
@@ -131,27 +120,29 @@ func Scope(cfg *config.File) func(server, tool string) bool {
 }
 
 // unavailable says in one short line which configured servers a discovery
-// could not search and why: those still being indexed (a server that is
-// slow to start, or never answers), those of servers (the stored ones)
-// whose last listing failed, and those whose config entry is left out as
+// could not search and why: those whose last listing failed (servers are
+// the stored ones), with the reason, even while they are tried again;
+// those still being indexed for the first time (a server that is slow to
+// start, or never answers); and those whose config entry is left out as
 // written wrong. "" when every server is available.
 func (b *Server) unavailable(cfg *config.File, servers []store.Server) string {
 	var parts []string
-	for _, name := range slices.Sorted(maps.Keys(cfg.Invalid)) {
-		parts = append(parts, fmt.Sprintf("%s (its config entry is wrong: %s)", name, cutRunes(cfg.Invalid[name].Reason(), 100)))
+	failing := map[string]bool{}
+	for _, s := range servers {
+		c, ok := cfg.Servers[s.Name]
+		if !ok || c.Disabled || s.State != StateFailing {
+			continue
+		}
+		failing[s.Name] = true
+		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(lastReason(s.Name, s.LastError), 100)))
 	}
-	busy := b.indexer.busy()
-	for _, name := range busy {
-		if s, ok := cfg.Servers[name]; ok && !s.Disabled {
+	for _, name := range b.indexer.busy() {
+		if s, ok := cfg.Servers[name]; ok && !s.Disabled && !failing[name] {
 			parts = append(parts, name+" (still starting)")
 		}
 	}
-	for _, s := range servers {
-		c, ok := cfg.Servers[s.Name]
-		if !ok || c.Disabled || s.State != StateFailing || slices.Contains(busy, s.Name) {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, cutRunes(lastReason(s.Name, s.LastError), 100)))
+	for _, name := range slices.Sorted(maps.Keys(cfg.Invalid)) {
+		parts = append(parts, fmt.Sprintf("%s (its config entry is wrong: %s)", name, cutRunes(cfg.Invalid[name].Reason(), 100)))
 	}
 	if len(parts) == 0 {
 		return ""

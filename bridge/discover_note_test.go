@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -45,15 +46,34 @@ func TestDiscoverSaysNoCloseMatch(t *testing.T) {
 // The note never takes the answer past maxAnswerBytes: the last cards
 // give way, counted in omitted.
 func TestNoCloseMatchNoteKeepsTheBudget(t *testing.T) {
+	f := newFixture(t, "helpdesk")
 	big := card{Name: "t", Summary: strings.Repeat("s", maxAnswerBytes/2-100), Complete: true}
 	ans := discovery{Matches: []card{big, big}}
 	if b, _ := json.Marshal(ans); len(b)+len(noCloseMatchNote) <= maxAnswerBytes {
 		t.Fatalf("fixture too small: %d bytes", len(b))
 	}
-	noteNoCloseMatch(&ans, []search.Result{{Confidence: 0.2}, {Confidence: 0.1}})
+	f.b.noteServers(context.Background(), f.b.config(), &ans, []search.Result{{Confidence: 0.2}, {Confidence: 0.1}})
 	b, _ := json.Marshal(ans)
 	if ans.Note != noCloseMatchNote || len(b) > maxAnswerBytes || len(ans.Matches) != 1 || ans.Omitted != 1 {
 		t.Errorf("note %q, %d bytes, %d cards, omitted %d", ans.Note, len(b), len(ans.Matches), ans.Omitted)
+	}
+}
+
+// Notes joined end each but the last as a sentence.
+func TestJoinNotes(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+	}{
+		{[]string{heldNote(2), "", "Searched servers: a, b."}, "2 tools held for review: run capbridge servers. Searched servers: a, b."},
+		{[]string{heldNote(1)}, "1 tool held for review: run capbridge servers"},
+		{[]string{"", noMatchNote, " Unavailable servers: x (start failed). "}, noMatchNote + " Unavailable servers: x (start failed)."},
+		{[]string{"", ""}, ""},
+	}
+	for _, tt := range tests {
+		if got := joinNotes(tt.in...); got != tt.want {
+			t.Errorf("joinNotes(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 

@@ -10,17 +10,22 @@ import (
 
 // indexer runs the bridge's background indexing, one round at a time, in
 // the one goroutine that runs loop: servers with nothing stored at start,
-// newly configured ones, and servers whose listing changed. Discoveries wait
-// for a round in progress (bounded), so they see the new cards.
+// newly configured or changed ones, and servers whose listing changed.
+// Discoveries wait for a round in progress (bounded), so they see the new
+// cards; but not for a server whose last indexing failed and is tried
+// again: it is indexed after the others, while discoveries answer.
 type indexer struct {
 	b    *Server
 	wake chan struct{} // buffered 1: a request is pending
 
 	mu      sync.Mutex
 	pending map[string]bool // guarded by mu; servers asked for since the last round started
-	missing bool            // guarded by mu; the next round first finds servers with nothing stored
-	running []string        // guarded by mu; the servers of the round in progress
-	idle    chan struct{}   // guarded by mu; closed when nothing is pending or running
+	// missing: the next round first finds the servers with nothing stored
+	// among missingOf (all configured ones when missingOf is nil).
+	missing   bool            // guarded by mu
+	missingOf map[string]bool // guarded by mu
+	running   []string        // guarded by mu; the servers of the round in progress
+	idle      chan struct{}   // guarded by mu; closed when nothing is pending or running but retries
 	// waited is the idle channel of a round that a discovery already
 	// waited out in vain: later discoveries answer at once instead of
 	// waiting for the same hanging start again. Guarded by mu.
@@ -45,12 +50,25 @@ func (x *indexer) request(servers ...string) {
 	x.wakeLocked()
 }
 
-// requestMissing asks the next round to index every configured server
-// that has nothing stored. Finding them reads the store, which may wait for
-// its start-up check: the round does it, so the caller does not wait, and
-// discoveries wait for the round as for any other.
-func (x *indexer) requestMissing() {
+// requestMissing asks the next round to index the configured servers
+// that have nothing stored (or were stored from another entry), all of
+// them, or only those among the given names when some are given. Finding
+// them reads the store, which may wait for its start-up check: the round
+// does it, so the caller does not wait, and discoveries wait for the round
+// as for any other.
+func (x *indexer) requestMissing(among ...string) {
 	x.mu.Lock()
+	switch {
+	case len(among) == 0:
+		x.missingOf = nil
+	case !x.missing || x.missingOf != nil:
+		if x.missingOf == nil {
+			x.missingOf = make(map[string]bool)
+		}
+		for _, s := range among {
+			x.missingOf[s] = true
+		}
+	}
 	x.missing = true
 	x.wakeLocked()
 }
@@ -129,12 +147,15 @@ func (x *indexer) loop(ctx context.Context) {
 		}
 		clear(x.pending)
 		sort.Strings(names)
-		missing := x.missing
-		x.missing = false
+		missing, missingOf := x.missing, x.missingOf
+		x.missing, x.missingOf = false, nil
 		x.running = names
 		x.mu.Unlock()
+		var retries []string
 		if missing {
-			names = append(names, x.findMissing(ctx, names)...)
+			var fresh []string
+			fresh, retries = x.findMissing(ctx, names, missingOf)
+			names = append(names, fresh...)
 			sort.Strings(names)
 			x.mu.Lock()
 			x.running = names
@@ -142,35 +163,70 @@ func (x *indexer) loop(ctx context.Context) {
 		}
 		x.index(ctx, names)
 
+		if len(retries) > 0 {
+			// Discoveries do not wait for these: each failed the last time,
+			// and may well fail again after a long start.
+			x.mu.Lock()
+			x.running = retries
+			x.idleLocked()
+			x.mu.Unlock()
+			x.index(ctx, retries)
+		}
+
 		x.mu.Lock()
 		x.running = nil
-		if len(x.pending) == 0 && !x.missing {
-			select {
-			case <-x.idle:
-			default:
-				close(x.idle)
-			}
-		}
+		x.idleLocked()
 		x.mu.Unlock()
 	}
 }
 
-// findMissing returns the configured servers with nothing stored that
-// are not among names already.
-func (x *indexer) findMissing(ctx context.Context, names []string) []string {
+// idleLocked closes idle when nothing is pending. Called with mu held.
+func (x *indexer) idleLocked() {
+	if len(x.pending) > 0 || x.missing {
+		return
+	}
+	select {
+	case <-x.idle:
+	default:
+		close(x.idle)
+	}
+}
+
+// findMissing returns the configured servers with nothing stored, or
+// stored from another entry, that are not among names already (and are
+// among of, unless of is nil): fresh ones, and retries, whose last
+// indexing failed.
+func (x *indexer) findMissing(ctx context.Context, names []string, of map[string]bool) (fresh, retries []string) {
 	need, err := NeedsIndex(ctx, x.b.config(), x.b.st)
 	if ctx.Err() != nil {
-		return nil // the bridge is closing: nothing is wrong
+		return nil, nil // the bridge is closing: nothing is wrong
 	}
 	if err != nil {
 		x.b.logger.Warn("cannot tell which servers need indexing", "err", err)
-		return nil
+		return nil, nil
 	}
-	need = slices.DeleteFunc(need, func(s string) bool { return slices.Contains(names, s) })
-	if len(need) > 0 {
-		x.b.logger.Info("indexing servers with no stored catalog", "servers", need)
+	failed := map[string]bool{}
+	if stored, err := x.b.st.Servers(ctx); err == nil {
+		for _, s := range stored {
+			failed[s.Name] = s.State == StateFailing
+		}
 	}
-	return need
+	for _, s := range need {
+		switch {
+		case slices.Contains(names, s), of != nil && !of[s]:
+		case failed[s] && of == nil:
+			retries = append(retries, s)
+		default:
+			fresh = append(fresh, s)
+		}
+	}
+	if len(fresh) > 0 {
+		x.b.logger.Info("indexing servers with no stored catalog", "servers", fresh)
+	}
+	if len(retries) > 0 {
+		x.b.logger.Info("trying again servers whose last indexing failed", "servers", retries)
+	}
+	return fresh, retries
 }
 
 func (x *indexer) index(ctx context.Context, names []string) {
