@@ -196,9 +196,11 @@ func (b *Server) Serve(ctx context.Context, t mcp.Transport) error {
 }
 
 // IndexMissing indexes, in the background, every configured server that has
-// nothing stored. A discovery that arrives meanwhile waits for it, up to the
-// config's discoveryWait. It returns at once: even finding those servers
-// waits for the store (see store.OpenChecking).
+// nothing stored, or was stored from another entry. A discovery that
+// arrives meanwhile waits for it, up to the config's discoveryWait, but not
+// for a server whose last indexing failed: that one is tried again after
+// the others. It returns at once: even finding those servers waits for the
+// store (see store.OpenChecking).
 func (b *Server) IndexMissing(ctx context.Context) {
 	b.indexer.requestMissing()
 }
@@ -214,19 +216,38 @@ func (b *Server) ToolsChanged(server string) {
 }
 
 // Reconfigure applies a changed config: the upstream manager starts, stops
-// or restarts servers, and newly configured ones are indexed.
+// or restarts servers, and the servers whose entry is new or changed are
+// indexed when their stored catalog is not theirs. A server whose entry is
+// as it was is not started, even one whose last indexing failed: an edit
+// elsewhere in the file, or a client rewriting it as it was, is no reason
+// to start anything.
 func (b *Server) Reconfigure(ctx context.Context, cfg *config.File) {
 	if cfg == nil {
 		cfg = &config.File{}
 	}
 	b.mu.Lock()
+	changed := changedEntries(b.cfg, cfg)
 	b.cfg = cfg
 	b.verified = make(map[string]bool)
 	clear(b.records)
 	b.indexed++
 	b.mu.Unlock()
 	b.ups.Reconfigure(cfg)
-	b.IndexMissing(ctx)
+	if len(changed) > 0 {
+		b.indexer.requestMissing(changed...)
+	}
+}
+
+// changedEntries returns the enabled servers of next whose entry prev does
+// not have enabled as it is.
+func changedEntries(prev, next *config.File) []string {
+	var changed []string
+	for _, name := range next.Enabled() {
+		if p, ok := prev.Servers[name]; !ok || p.Disabled || p.Fingerprint() != next.Servers[name].Fingerprint() {
+			changed = append(changed, name)
+		}
+	}
+	return changed
 }
 
 func (b *Server) config() *config.File {

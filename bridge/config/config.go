@@ -57,6 +57,7 @@ type File struct {
 	Warnings []string
 
 	stamp fileStamp // the file as it was when read, for Changed
+	sum   [32]byte  // the SHA-256 of the file's bytes, for Watch
 }
 
 // Bridge holds the bridge's own settings, defaults filled in.
@@ -249,7 +250,7 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.stamp = stamp
+	cfg.stamp, cfg.sum = stamp, sha256.Sum256(data)
 	return cfg, nil
 }
 

@@ -442,3 +442,40 @@ func (c *File) Changed() bool {
 	now, err := stampOf(c.Path)
 	return err != nil || now != c.stamp
 }
+
+// TestWatchIgnoresSameBytes: a file touched, or written again with the
+// bytes last loaded, is no change; other bytes are.
+func TestWatchIgnoresSameBytes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	data := []byte(`{"mcpServers": {"a": {"command": "x"}}}`)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got := make(chan *File, 4)
+	go Watch(ctx, cfg, 10*time.Millisecond, func(c *File, err error) { got <- c })
+	later := time.Now().Add(time.Second)
+	os.Chtimes(path, later, later)
+	time.Sleep(100 * time.Millisecond)
+	os.WriteFile(path, data, 0o600)
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case c := <-got:
+		t.Fatalf("a touch or the same bytes were reported as a change: %+v", c)
+	default:
+	}
+	os.WriteFile(path, []byte(`{"mcpServers": {"b": {"command": "y"}}}`), 0o600)
+	select {
+	case c := <-got:
+		if _, ok := c.Servers["b"]; !ok {
+			t.Errorf("reloaded %v, want server b", c.Servers)
+		}
+	case <-ctx.Done():
+		t.Fatal("other bytes were not reported")
+	}
+}

@@ -26,12 +26,13 @@ func stampOf(path string) (fileStamp, error) {
 // Watch polls the file cfg was loaded from every interval until ctx is
 // done, and calls onChange with the newly loaded config (or the error loading
 // it) each time the file changes. A file that fails to load is reported once
-// per change; onChange runs on the caller's goroutine, which Watch
-// blocks. It returns ctx.Err().
+// per change; a file written again with the bytes last loaded (touched, or
+// rewritten as it was by a client that owns it) is no change. onChange runs
+// on the caller's goroutine, which Watch blocks. It returns ctx.Err().
 func Watch(ctx context.Context, cfg *File, interval time.Duration, onChange func(*File, error)) error {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	last := cfg.stamp
+	last, lastSum := cfg.stamp, cfg.sum
 	// A change is acted on once the file has looked the same for two polls
 	// in a row: a writer that truncates the file and then writes it (most
 	// editors, os.WriteFile) must not be read half-written.
@@ -62,6 +63,12 @@ func Watch(ctx context.Context, cfg *File, interval time.Duration, onChange func
 			continue
 		}
 		next, err := Load(cfg.Path)
+		if err == nil {
+			if next.sum == lastSum {
+				continue
+			}
+			lastSum = next.sum
+		}
 		onChange(next, err)
 	}
 }
