@@ -183,7 +183,11 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		ingest = *o.Ingest
 		ingest.Consume = true
 	}
-	ingest.Pin = pinRule(bc, s.Name, o.Logger, time.Now)
+	_, pinned, err := st.FirstPinned(ctx, s.Name)
+	if err != nil {
+		return fail(err)
+	}
+	ingest.Pin = pinRule(bc, s.Name, pinned, o.Logger, time.Now)
 	rep, err := search.Ingest(ctx, st, srv, raws, &ingest)
 	if err != nil {
 		return fail(err)

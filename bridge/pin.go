@@ -18,7 +18,11 @@ import (
 // (package store keeps them; package schema compares definitions):
 //
 //   - a tool seen for the first time is pinned and usable, unless its
-//     text is suspicious: then it is held;
+//     text is suspicious: then it is held. On a server whose tools were
+//     pinned before (serverPinned), a new tool is held too when mode is
+//     strict, or when it is risk and the tool's destructiveHint or
+//     openWorldHint is on: a server that adds a tool able to delete or
+//     reach out adds what the user never saw;
 //   - a tool listed as its pin, or as the change already seen, keeps its
 //     pin as it is;
 //   - a new definition is compared with the pin: it is held when mode
@@ -32,7 +36,7 @@ import (
 //
 // With bridge.suspicious "strip", suspicious text holds nothing (the card
 // has it cut out all the same).
-func pinRule(bc config.Bridge, server string, logger *slog.Logger, now func() time.Time) store.PinRule {
+func pinRule(bc config.Bridge, server string, serverPinned bool, logger *slog.Logger, now func() time.Time) store.PinRule {
 	mode := bc.Pinning
 	return func(pinned *store.Pin, t *store.Tool) store.Pin {
 		suspicion := ""
@@ -41,9 +45,13 @@ func pinRule(bc config.Bridge, server string, logger *slog.Logger, now func() ti
 		}
 		if pinned == nil {
 			p := store.Pin{Hash: t.Hash, Definition: t.Definition}
-			if suspicion != "" {
-				p.Held, p.Reason = true, suspicion
-				logger.Warn("new tool held for review: its text is suspicious", "server", server, "tool", t.Name, "reason", suspicion)
+			reason := suspicion
+			if reason == "" && serverPinned {
+				reason = newToolHold(t.Definition, mode)
+			}
+			if reason != "" {
+				p.Held, p.Reason = true, reason
+				logger.Warn("new tool held for review", "server", server, "tool", t.Name, "reason", reason)
 			}
 			return p
 		}
@@ -87,6 +95,25 @@ func pinRule(bc config.Bridge, server string, logger *slog.Logger, now func() ti
 			"changed", strings.Join(changed, ","), "held", p.Held, "reason", reason)
 		return p
 	}
+}
+
+// newToolHold says why mode holds a tool that appears, defined as def, on
+// a server whose tools were pinned before, or "" when it does not.
+func newToolHold(def []byte, mode string) string {
+	switch mode {
+	case config.PinningStrict:
+		return "new since the server was first pinned (pinning is strict)"
+	case config.PinningOff:
+		return ""
+	}
+	hints, err := schema.RiskyHints(def)
+	if err != nil {
+		return "the new tool could not be read: " + err.Error()
+	}
+	if hints != "" {
+		return "new since the server was first pinned, with " + hints + " on"
+	}
+	return ""
 }
 
 // compare names what changed from the pinned definition to the listed

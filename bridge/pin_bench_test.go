@@ -42,7 +42,7 @@ func BenchmarkIndexLaptop(b *testing.B) {
 		for _, s := range servers {
 			opts := &search.IngestOptions{}
 			if pinned {
-				opts.Pin = pinRule(config.Bridge{Pinning: config.PinningRisk}, s, slog.New(slog.DiscardHandler), time.Now)
+				opts.Pin = pinRule(config.Bridge{Pinning: config.PinningRisk}, s, false, slog.New(slog.DiscardHandler), time.Now)
 			}
 			if _, err := search.Ingest(ctx, st, store.Server{Name: s}, byServer[s], opts); err != nil {
 				b.Fatal(err)
@@ -102,7 +102,7 @@ func BenchmarkStoreLaptopPins(b *testing.B) {
 		for _, s := range servers {
 			var rule store.PinRule
 			if pinned {
-				rule = pinRule(config.Bridge{Pinning: config.PinningRisk}, s, slog.New(slog.DiscardHandler), time.Now)
+				rule = pinRule(config.Bridge{Pinning: config.PinningRisk}, s, false, slog.New(slog.DiscardHandler), time.Now)
 			}
 			if err := st.ReplacePinned(ctx, store.Server{Name: s}, toolRows(rows[s]), rule); err != nil {
 				b.Fatal(err)

@@ -88,8 +88,11 @@ func Diff(old, new []byte) ([]string, error) {
 // RiskRaised says why calling a tool defined as new may do more harm than
 // calling it as old did, or "" when it may not: the read-only hint is
 // lost (read-only to write, destructive or unknown), destructiveHint or
-// openWorldHint turns on, or the input schema requires a new input that
-// a card cannot show (nested, or past the inputs a card lists).
+// openWorldHint turns on, a tool that was read-only requires a new input
+// (a visible one too: "session_context", the user's recent messages,
+// asks the model for more than reading did), or the input schema requires
+// a new input that a card cannot show (nested, or past the inputs a card
+// lists).
 func RiskRaised(old, new []byte) (string, error) {
 	o, err := parseDefinition(old)
 	if err != nil {
@@ -109,10 +112,33 @@ func RiskRaised(old, new []byte) (string, error) {
 			reasons = append(reasons, hint+" turned on")
 		}
 	}
-	if hidden := newHiddenRequired(o.get(FieldInputSchema), n.get(FieldInputSchema)); len(hidden) > 0 {
+	if riskOf(oa) == RiskReadOnly {
+		if added := newRequired(o.get(FieldInputSchema), n.get(FieldInputSchema)); len(added) > 0 {
+			reasons = append(reasons, fmt.Sprintf("it was read-only and now requires %s", listInputs(added, 3)))
+		}
+	} else if hidden := newHiddenRequired(o.get(FieldInputSchema), n.get(FieldInputSchema)); len(hidden) > 0 {
 		reasons = append(reasons, fmt.Sprintf("it requires %s, which a card cannot show", listInputs(hidden, 3)))
 	}
 	return strings.Join(reasons, "; "), nil
+}
+
+// RiskyHints names the hints of a tool defined as def that say calling it
+// may do more than read local data: destructiveHint or openWorldHint set
+// to true ("" when neither is). Hints left out are not counted, though MCP
+// reads both as true when absent: most servers send no annotations.
+func RiskyHints(def []byte) (string, error) {
+	d, err := parseDefinition(def)
+	if err != nil {
+		return "", err
+	}
+	a := d.get(FieldAnnotations)
+	var on []string
+	for _, hint := range []string{"destructiveHint", "openWorldHint"} {
+		if isTrue(a.get(hint)) {
+			on = append(on, hint)
+		}
+	}
+	return strings.Join(on, " and "), nil
 }
 
 // parseDefinition reads a definition [definition] wrote.
@@ -154,6 +180,26 @@ func sameValue(a, b *node) bool {
 }
 
 func isTrue(n *node) bool { return n != nil && n.kind == kindBool && n.truth }
+
+// newRequired lists the inputs new requires that old did not.
+func newRequired(old, new *node) []string {
+	if new == nil || new.kind != kindObject {
+		return nil
+	}
+	before := map[string]bool{}
+	if old != nil && old.kind == kindObject {
+		for _, p := range requiredInputs(old) {
+			before[p] = true
+		}
+	}
+	var added []string
+	for _, p := range requiredInputs(new) {
+		if !before[p] {
+			added = append(added, p)
+		}
+	}
+	return added
+}
 
 // newHiddenRequired lists the inputs new requires that old did not, and
 // that a card of new cannot show: a required input inside another one

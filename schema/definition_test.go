@@ -71,9 +71,16 @@ func TestDiffAndRiskRaised(t *testing.T) {
 			[]string{"annotations.openWorldHint"}, ""},
 		{"description reworded", strings.Replace(readNote, "Reads a note file", "Reads one note file", 1),
 			[]string{"description"}, ""},
+		// A read-only tool asking for more (issue 31: read_note gained a
+		// required "session_context", the user's recent messages) is riskier
+		// even when the card shows the new input.
 		{"new required top-level input a card shows", strings.Replace(readNote,
 			`"properties":{"path":{"type":"string"}},"required":["path"]`,
 			`"properties":{"path":{"type":"string"},"mode":{"type":"string"}},"required":["path","mode"]`, 1),
+			[]string{"inputSchema"}, `it was read-only and now requires "mode"`},
+		{"new optional input", strings.Replace(readNote,
+			`"properties":{"path":{"type":"string"}},"required":["path"]`,
+			`"properties":{"path":{"type":"string"},"mode":{"type":"string"}},"required":["path"]`, 1),
 			[]string{"inputSchema"}, ""},
 		{"new nested required input", strings.Replace(readNote,
 			`"properties":{"path":{"type":"string"}},"required":["path"]`,
@@ -127,5 +134,38 @@ func TestRiskRaisedByManyInputs(t *testing.T) {
 	past, err := RiskRaised(old, definitionOf(t, schemaWith(MaxCardInputs+1)))
 	if err != nil || !strings.Contains(past, "card cannot show") {
 		t.Errorf("a required input past the card's %d: %q, %v", MaxCardInputs, past, err)
+	}
+}
+
+// TestRiskRaisedWriteTool: a tool that was not read-only gaining a required
+// input its card shows is not riskier; one its card cannot show is.
+func TestRiskRaisedWriteTool(t *testing.T) {
+	write := strings.Replace(readNote, `{"readOnlyHint":true}`, `{"readOnlyHint":false}`, 1)
+	old := definitionOf(t, write)
+	shown := definitionOf(t, strings.Replace(write,
+		`"properties":{"path":{"type":"string"}},"required":["path"]`,
+		`"properties":{"path":{"type":"string"},"mode":{"type":"string"}},"required":["path","mode"]`, 1))
+	if reason, err := RiskRaised(old, shown); err != nil || reason != "" {
+		t.Errorf("a write tool's new shown input: %q, %v; want not riskier", reason, err)
+	}
+	nested := definitionOf(t, strings.Replace(write,
+		`"properties":{"path":{"type":"string"}},"required":["path"]`,
+		`"properties":{"path":{"type":"string"},"auth":{"type":"object","properties":{"token":{"type":"string"}},"required":["token"]}},"required":["path","auth"]`, 1))
+	if reason, _ := RiskRaised(old, nested); !strings.Contains(reason, "auth/token") || !strings.Contains(reason, "cannot show") {
+		t.Errorf("a write tool's new nested input: %q", reason)
+	}
+}
+
+func TestRiskyHints(t *testing.T) {
+	for _, tt := range []struct{ annotations, want string }{
+		{`{"readOnlyHint":true}`, ""},
+		{`{"destructiveHint":true}`, "destructiveHint"},
+		{`{"openWorldHint":true,"destructiveHint":false}`, "openWorldHint"},
+		{`{"destructiveHint":true,"openWorldHint":true}`, "destructiveHint and openWorldHint"},
+	} {
+		got, err := RiskyHints(definitionOf(t, strings.Replace(readNote, `{"readOnlyHint":true}`, tt.annotations, 1)))
+		if err != nil || got != tt.want {
+			t.Errorf("RiskyHints(%s) = %q, %v; want %q", tt.annotations, got, err, tt.want)
+		}
 	}
 }

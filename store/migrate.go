@@ -207,6 +207,13 @@ DROP TABLE terms_trigrams;
 	`
 ALTER TABLE calls ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
 `,
+	// 12: when each pin was first written (Unix milliseconds), so that a
+	// tool a server lists after its first pinning can be told from the
+	// ones it started with (capbridge servers, the pin rule). Pins written
+	// before this column have 0: they count as the server's first.
+	`
+ALTER TABLE pins ADD COLUMN pinned_at INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same

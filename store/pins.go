@@ -36,6 +36,9 @@ type Pin struct {
 	Held       bool
 	Reason     string
 	ApprovedAt time.Time // zero: never approved
+	// PinnedAt is when the pin was first written; the store sets it, and
+	// keeps it through later changes. Zero for pins older than the column.
+	PinnedAt time.Time
 }
 
 // Current returns the definition the server lists now: Listed when the
@@ -64,16 +67,17 @@ func (s *Store) ReplacePinned(ctx context.Context, srv Server, tools iter.Seq2[T
 }
 
 const pinColumns = `server, tool, hash, definition, listed_hash, listed, previous, changed, changed_at,
-	held, reason, approved_at`
+	held, reason, approved_at, pinned_at`
 
 func scanPin(sc interface{ Scan(...any) error }) (Pin, error) {
 	var (
 		p                   Pin
 		changed             string
 		changedAt, approved sql.NullInt64
+		pinnedAt            int64
 	)
 	err := sc.Scan(&p.Server, &p.Tool, &p.Hash, &p.Definition, &p.ListedHash, &p.Listed, &p.Previous,
-		&changed, &changedAt, &p.Held, &p.Reason, &approved)
+		&changed, &changedAt, &p.Held, &p.Reason, &approved, &pinnedAt)
 	if err != nil {
 		return p, err
 	}
@@ -86,6 +90,9 @@ func scanPin(sc interface{ Scan(...any) error }) (Pin, error) {
 	if approved.Valid {
 		p.ApprovedAt = time.UnixMilli(approved.Int64)
 	}
+	if pinnedAt != 0 {
+		p.PinnedAt = time.UnixMilli(pinnedAt)
+	}
 	return p, nil
 }
 
@@ -95,17 +102,18 @@ func scanPin(sc interface{ Scan(...any) error }) (Pin, error) {
 type pinner struct {
 	server       string
 	rule         PinRule
+	now          time.Time // the PinnedAt of the pins this listing writes first
 	read, upsert *sql.Stmt
 }
 
 func newPinner(ctx context.Context, tx *sql.Tx, server string, rule PinRule) (*pinner, error) {
-	p := &pinner{server: server, rule: rule}
+	p := &pinner{server: server, rule: rule, now: time.UnixMilli(time.Now().UnixMilli())}
 	var err error
 	if p.read, err = tx.PrepareContext(ctx, "SELECT "+pinColumns+" FROM pins WHERE server = ? AND tool = ?"); err != nil {
 		return nil, fmt.Errorf("preparing the pin reader: %w", err)
 	}
 	if p.upsert, err = tx.PrepareContext(ctx, `
-INSERT INTO pins (`+pinColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO pins (`+pinColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition,
 	listed_hash = excluded.listed_hash, listed = excluded.listed, previous = excluded.previous,
 	changed = excluded.changed, changed_at = excluded.changed_at, held = excluded.held,
@@ -152,6 +160,10 @@ func (p *pinner) pin(ctx context.Context, t *Tool) error {
 	}
 	pin := p.rule(old, t)
 	pin.Server, pin.Tool = p.server, t.Name
+	pin.PinnedAt = p.now // every pin of this listing that is new gets one time
+	if old != nil {
+		pin.PinnedAt = old.PinnedAt // the upsert keeps the stored one
+	}
 	if old != nil && samePin(old, &pin) {
 		return nil
 	}
@@ -172,8 +184,12 @@ func pinArgs(p *Pin) []any {
 	if definition == nil {
 		definition = []byte{} // the column is NOT NULL
 	}
+	var pinnedAt int64
+	if !p.PinnedAt.IsZero() {
+		pinnedAt = p.PinnedAt.UnixMilli()
+	}
 	return []any{p.Server, p.Tool, p.Hash, definition, p.ListedHash, p.Listed, p.Previous, string(list),
-		millisOrNull(p.ChangedAt), p.Held, p.Reason, millisOrNull(p.ApprovedAt)}
+		millisOrNull(p.ChangedAt), p.Held, p.Reason, millisOrNull(p.ApprovedAt), pinnedAt}
 }
 
 func millisOrNull(t time.Time) any {

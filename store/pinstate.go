@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // PinState is what a discovery checks of a tool's pin before it serves the
@@ -40,4 +41,21 @@ func (s *Store) PinState(ctx context.Context, server, tool string) (PinState, er
 		return PinState{}, s.wrap(fmt.Sprintf("reading the pin of %s/%s", server, tool), err)
 	}
 	return p, nil
+}
+
+// FirstPinned says whether any tool of server has a pin, and when the
+// first was written (zero for pins older than [Pin].PinnedAt). A tool
+// whose pin is later than that came after the server's first listing.
+func (s *Store) FirstPinned(ctx context.Context, server string) (first time.Time, pinned bool, err error) {
+	if err := s.await(ctx); err != nil {
+		return time.Time{}, false, err
+	}
+	var n, millis int64
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(min(pinned_at), 0) FROM pins WHERE server = ?", server).Scan(&n, &millis); err != nil {
+		return time.Time{}, false, s.wrap(fmt.Sprintf("reading the pins of %s", server), err)
+	}
+	if millis != 0 {
+		first = time.UnixMilli(millis)
+	}
+	return first, n > 0, nil
 }

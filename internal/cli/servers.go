@@ -58,6 +58,7 @@ type serverStatus struct {
 	Held         int           `json:"held"` // stored tools held for review
 	HeldTools    []heldTool    `json:"heldTools,omitempty"`
 	ChangedTools []changedTool `json:"changedTools,omitempty"` // changed since first pinned, and not held
+	NewTools     []newTool     `json:"newTools,omitempty"`     // listed after the server's first pinning
 }
 
 type refusedTool struct {
@@ -192,7 +193,7 @@ func (l *localFiles) serverStatuses(ctx context.Context) ([]serverStatus, error)
 				}
 			}
 			s.Held = row.Held
-			if s.HeldTools, s.ChangedTools, err = pinStatuses(ctx, l.store, row.Name); err != nil {
+			if s.HeldTools, s.ChangedTools, s.NewTools, err = pinStatuses(ctx, l.store, row.Name); err != nil {
 				return nil, err
 			}
 		}

@@ -29,17 +29,31 @@ type changedTool struct {
 	ApprovedAt *time.Time `json:"approvedAt,omitempty"` // nil: accepted without review
 }
 
-// pinStatuses reads the held and the changed tools of server: those the
-// server lists now (a pin outlives its tool's listing, to catch it coming
-// back changed).
-func pinStatuses(ctx context.Context, st *store.Store, server string) ([]heldTool, []changedTool, error) {
+// newTool is a tool of `capbridge servers` that the server listed after
+// its tools were first pinned.
+type newTool struct {
+	Name     string    `json:"name"`
+	PinnedAt time.Time `json:"pinnedAt"`
+	Held     bool      `json:"held,omitempty"`
+}
+
+// pinStatuses reads the held, the changed and the new tools of server:
+// those the server lists now (a pin outlives its tool's listing, to catch
+// it coming back changed).
+func pinStatuses(ctx context.Context, st *store.Store, server string) ([]heldTool, []changedTool, []newTool, error) {
 	pins, err := st.Pins(ctx, server)
 	if err != nil || len(pins) == 0 {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tools, err := st.Tools(ctx, server)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	first := pins[0].PinnedAt
+	for _, p := range pins {
+		if p.PinnedAt.Before(first) {
+			first = p.PinnedAt
+		}
 	}
 	listed := make(map[string]bool, len(tools))
 	for _, t := range tools {
@@ -49,7 +63,11 @@ func pinStatuses(ctx context.Context, st *store.Store, server string) ([]heldToo
 	}
 	var held []heldTool
 	var changed []changedTool
+	var added []newTool
 	for _, p := range pins {
+		if listed[p.Tool] && p.PinnedAt.After(first) {
+			added = append(added, newTool{Name: p.Tool, PinnedAt: p.PinnedAt, Held: p.Held})
+		}
 		switch {
 		case !listed[p.Tool]:
 		case p.Held:
@@ -59,7 +77,7 @@ func pinStatuses(ctx context.Context, st *store.Store, server string) ([]heldToo
 				ChangedAt: timeOrNil(p.ChangedAt), ApprovedAt: timeOrNil(p.ApprovedAt)})
 		}
 	}
-	return held, changed, nil
+	return held, changed, added, nil
 }
 
 func timeOrNil(t time.Time) *time.Time {
@@ -83,6 +101,19 @@ func printPins(w io.Writer, statuses []serverStatus) {
 			if len(t.Changed) > 0 {
 				fmt.Fprintf(w, "    changed since pinned%s: %s\n", when(t.ChangedAt), fieldList(t.Changed))
 			}
+		}
+	}
+	for _, s := range statuses {
+		if len(s.NewTools) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nNew on %s since its tools were first pinned:\n", s.Name)
+		for _, t := range s.NewTools {
+			state := ""
+			if t.Held {
+				state = " (held)"
+			}
+			fmt.Fprintf(w, "  %s%s%s\n", terminalText(t.Name), when(&t.PinnedAt), state)
 		}
 	}
 	for _, s := range statuses {
