@@ -294,6 +294,7 @@ func Parse(data []byte, name string) (*File, error) {
 		cfg.Warnings = append(cfg.Warnings, cfg.Invalid[srv].Warning())
 	}
 	cfg.Warnings = append(cfg.Warnings, x.warnings...)
+	cfg.Warnings = append(cfg.Warnings, lookAlikeWarnings(sortedKeys(cfg.Servers))...)
 	return cfg, nil
 }
 
