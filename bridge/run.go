@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/capbridge/capbridge/bridge/config"
@@ -76,59 +75,31 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	return b.runAction(ctx, cfg, session, act, args), nil
 }
 
-// runAction executes one resolved action for session: drift check,
-// validation, the upstream call, the output stage (later pages kept for
-// session only), telemetry.
+// runAction executes one resolved action for session: the drift check
+// against the server's current listing, validation, the upstream call, the
+// output stage (later pages kept for session only), telemetry. The
+// arguments are checked before any server starts: when the server is not
+// running, against the stored definition first (a needs_input or
+// invalid_params answer waits for no start), and the drift check, which
+// starts it, follows; a running server's listing costs no start and is
+// checked first.
 func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, act action, args runArgs) *mcp.CallToolResult {
-	tool, err := b.currentTool(ctx, cfg, act.server, act.tool)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		b.indexer.request(act.server)
-		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgSchemaChanged))
-	case errors.Is(err, store.ErrLocked):
-		// The server answered; the catalog could not be written. Saying the
-		// server failed would send the model (and the user) the wrong way.
-		b.logger.Warn("catalog locked while checking a tool before a run", "server", act.server, "tool", act.tool, "err", err)
-		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
-	case err != nil:
-		ans, n := upstreamFailure(act.server, err, cfg.Servers[act.server].Secrets())
-		b.record(store.Call{Server: act.server, Tool: act.tool, Outcome: statusUpstreamError, Redactions: n})
+	running := b.ups.Running(act.server)
+	tool, ans := b.checkTool(ctx, cfg, act, running)
+	if ans == nil {
+		ans = b.checkHeld(ctx, act)
+	}
+	if ans != nil {
 		return ans
 	}
-	if tool.Hash != act.hash {
-		b.logger.Info("definition changed since discovery", "server", act.server, "tool", act.tool)
-		b.indexer.request(act.server)
-		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, b.changedMessage(ctx, act)))
+	checked, ans := b.checkParams(act, tool, args.Params)
+	if ans != nil {
+		return ans
 	}
-	switch held, err := b.held(ctx, act); {
-	case errors.Is(err, store.ErrLocked):
-		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, msgCatalogLocked))
-	case err != nil:
-		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, sanitized("The tool was not run: its pin could not be read: "+err.Error(), maxMessageLen)))
-	case held:
-		return b.refuse(act, statusSchemaChanged, failure(statusSchemaChanged, msgHeld))
-	}
-	v, err := b.validators.get(tool)
-	if err != nil {
-		return b.refuse(act, statusUpstreamError, failure(statusUpstreamError, sanitized("the tool's input schema cannot be used: "+err.Error(), maxMessageLen)))
-	}
-	params := args.Params
-	if len(params) == 0 || string(params) == "null" {
-		params = json.RawMessage("{}")
-	}
-	checked, err := v.Check(params)
-	if err != nil {
-		return b.refuse(act, statusInvalidParams, invalidParams([]fieldError{{Path: "/params", Message: err.Error()}}))
-	}
-	if len(checked.Missing) > 0 {
-		return b.refuse(act, statusNeedsInput, needsInput(checked.Missing))
-	}
-	if len(checked.Errors) > 0 {
-		errs := make([]fieldError, len(checked.Errors))
-		for i, e := range checked.Errors {
-			errs[i] = fieldError{Path: e.Path, Message: e.Message}
+	if !running {
+		if _, ans := b.checkTool(ctx, cfg, act, true); ans != nil {
+			return ans
 		}
-		return b.refuse(act, statusInvalidParams, invalidParams(errs))
 	}
 
 	start := time.Now()
@@ -176,11 +147,17 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 // re-lists it first, which also starts it (a listing identical to the
 // stored one, by its digest, is not normalized or stored again); while the session
 // lives, notifications/tools/list_changed (ToolsChanged) marks it again.
-// A row read from the store is kept until the server is re-indexed.
 func (b *Server) currentTool(ctx context.Context, cfg *config.File, server, tool string) (*store.Tool, error) {
 	if err := b.ensureListed(ctx, cfg, server); err != nil {
 		return nil, err
 	}
+	return b.storedTool(ctx, server, tool)
+}
+
+// storedTool returns the stored record of server's tool, without listing
+// the server. A row read from the store is kept until the server is
+// re-indexed.
+func (b *Server) storedTool(ctx context.Context, server, tool string) (*store.Tool, error) {
 	key := toolKey{server, tool}
 	b.mu.Lock()
 	t, ok := b.records[key]
@@ -427,47 +404,6 @@ func needsInput(missing []schema.Missing) *mcp.CallToolResult {
 		}
 	}
 	return textAnswer(ans, true)
-}
-
-// Bound on compiled validators kept.
-const maxValidators = 512
-
-// validators caches compiled validators by schema hash: compiling a large
-// schema takes milliseconds, a run must not.
-type validators struct {
-	mu     sync.Mutex
-	byHash map[string]*schema.Validator // guarded by mu
-}
-
-func newValidators() *validators {
-	return &validators{byHash: make(map[string]*schema.Validator)}
-}
-
-func (vs *validators) get(t *store.Tool) (*schema.Validator, error) {
-	vs.mu.Lock()
-	v, ok := vs.byHash[t.Hash]
-	vs.mu.Unlock()
-	if ok {
-		return v, nil
-	}
-	rec, err := schema.DecodeRecord(t.Record)
-	if err != nil {
-		return nil, fmt.Errorf("reading the record of %s/%s: %w", t.Server, t.Name, err)
-	}
-	v, err = schema.NewValidator(rec)
-	if err != nil {
-		return nil, fmt.Errorf("compiling the schema of %s/%s: %w", t.Server, t.Name, err)
-	}
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	if len(vs.byHash) >= maxValidators {
-		for h := range vs.byHash { // drop any one: a recompile is cheap enough
-			delete(vs.byHash, h)
-			break
-		}
-	}
-	vs.byHash[t.Hash] = v
-	return v, nil
 }
 
 // inputName is how needs_input names a missing input: a top-level one by its

@@ -222,7 +222,10 @@ func TestFaultsThroughBridge(t *testing.T) {
 			helpdesk.killAll(t)
 			card = discoverAction(t, cs, "list helpdesk tickets", "helpdesk", "list_tickets")
 			if tt.restartChanges {
-				res, ans := callBridge(t, cs, "run_capability", map[string]any{"actionId": card["actionId"]})
+				// Valid for the card's (changed) schema: checked against it
+				// before the server starts, then against the listing.
+				res, ans := callBridge(t, cs, "run_capability", map[string]any{"actionId": card["actionId"],
+					"params": map[string]any{"change_ticket": "CHG-1"}})
 				if ans["status"] != "schema_changed" {
 					t.Fatalf("first run after the restart: %.500s, want schema_changed", resultText(res))
 				}
