@@ -61,6 +61,7 @@ func commands() []command {
 		{name: "serve", brief: "serve MCP over stdio (the default command)", run: runServe},
 		{name: "index", brief: "connect to servers, list their tools, store them", run: runIndex},
 		{name: "search", brief: "show the cards a model would get for an intent", run: runSearch},
+		{name: "call", brief: "run one tool as the bridge runs it for a model", run: runCall},
 		{name: "servers", brief: "server states, tool counts, bytes, refused and held tools", run: runServers},
 		{name: "approve", brief: "release held tools: pin the definitions listed now", run: runApprove},
 		{name: "stats", brief: "context saved: direct registration vs the bridge", run: runStats},

@@ -86,6 +86,15 @@ func newSandbox(t *testing.T) *sandbox {
 func (s *sandbox) configPath() string { return filepath.Join(s.config, "capbridge", "config.json") }
 func (s *sandbox) dbPath() string     { return filepath.Join(s.data, "capbridge", "catalog.db") }
 
+// cmd returns capbridge args as the sandbox runs it, to be started by the
+// caller.
+func (s *sandbox) cmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(capbridgeBinary(s.t), args...)
+	cmd.Dir = s.wd
+	cmd.Env = []string{"HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_DATA_HOME=" + s.data, "PATH=" + os.Getenv("PATH")}
+	return cmd
+}
+
 // result is one finished run of the binary.
 type result struct {
 	stdout, stderr string
@@ -96,9 +105,7 @@ type result struct {
 // and its exit code.
 func (s *sandbox) run(args ...string) result {
 	s.t.Helper()
-	cmd := exec.Command(capbridgeBinary(s.t), args...)
-	cmd.Dir = s.wd
-	cmd.Env = []string{"HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_DATA_HOME=" + s.data, "PATH=" + os.Getenv("PATH")}
+	cmd := s.cmd(args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -151,6 +151,8 @@ func TestCommandHelp(t *testing.T) {
 		{"remove", []string{"config", "db"}},
 		{"servers", []string{"config", "db", "json"}},
 		{"stats", []string{"config", "db", "json", "html"}},
+		{"call", []string{"config", "db", "fields", "json"}},
+		{"approve", []string{"config", "db"}},
 	}
 	described := regexp.MustCompile(`^  --[a-z-]+.*? {2,}\w`)
 	for _, tt := range tests {
