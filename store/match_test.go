@@ -268,6 +268,9 @@ func TestMigrationFiveRebuildsWords(t *testing.T) {
 	mustReplace(t, s, "mail", tool("send_message", "Send an email"), tool("list_folders", "List mail folders"))
 	mustReplace(t, s, "big", refused("giant", "too big"))
 	for _, q := range []string{
+		"DROP TABLE features", // migration 13
+		"ALTER TABLE servers DROP COLUMN capabilities",
+		"ALTER TABLE servers DROP COLUMN features_note",
 		"ALTER TABLE calls DROP COLUMN flagged", // migration 11 adds it
 		"CREATE VIRTUAL TABLE terms_trigrams USING fts5(term, tokenize = 'trigram', content = '', contentless_delete = 1)", // migration 10 drops it
 		"DROP TABLE word_postings",                 // migration 9

@@ -214,6 +214,23 @@ ALTER TABLE calls ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
 	`
 ALTER TABLE pins ADD COLUMN pinned_at INTEGER NOT NULL DEFAULT 0;
 `,
+	// 13: what each server offers beside its tools: prompts, resources and
+	// resource templates as listed (kind, and the name, uri or uriTemplate
+	// that addresses one, exactly as the server gave it), the capabilities
+	// it declared, and what listing them left out. Their pins live in pins
+	// beside the tools' (see Feature.PinName).
+	`
+CREATE TABLE features (
+	server     TEXT NOT NULL REFERENCES servers(name) ON DELETE CASCADE,
+	kind       TEXT NOT NULL,  -- prompt, resource or template
+	key        TEXT NOT NULL,  -- name, uri or uriTemplate as the server gave it
+	hash       TEXT NOT NULL,  -- of definition
+	definition BLOB NOT NULL,  -- the object as listed, canonical JSON
+	PRIMARY KEY (server, kind, key)
+) STRICT, WITHOUT ROWID;
+ALTER TABLE servers ADD COLUMN capabilities BLOB;                     -- as the server declared them; NULL: not listed yet
+ALTER TABLE servers ADD COLUMN features_note TEXT NOT NULL DEFAULT ''; -- what listing prompts and resources left out
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same

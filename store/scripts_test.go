@@ -63,6 +63,9 @@ func TestMigrationSevenIndexesPieces(t *testing.T) {
 			SELECT id, doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, '` + padText + `'
 			FROM tools WHERE refusal = ''`,
 		"DELETE FROM terms WHERE length(term) < 3",
+		"DROP TABLE features", // migration 13 adds it
+		"ALTER TABLE servers DROP COLUMN capabilities",
+		"ALTER TABLE servers DROP COLUMN features_note",
 		"DROP TABLE pins",                       // migration 6 adds it
 		"ALTER TABLE calls DROP COLUMN flagged", // migration 11 adds it
 		"CREATE VIRTUAL TABLE terms_trigrams USING fts5(term, tokenize = 'trigram', content = '', contentless_delete = 1)", // migration 10 drops it
