@@ -26,7 +26,7 @@ type conn struct {
 // session. onToolsChanged runs when the server sends
 // notifications/tools/list_changed. Failures are *Error with Op
 // "start" and, for a child that died, the tail of its stderr.
-func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged func()) (*conn, error) {
+func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged func(), h *clientHooks) (*conn, error) {
 	tap := &listTap{}
 	client := mcp.NewClient(&mcp.Implementation{Name: "capbridge", Version: buildVersion()}, &mcp.ClientOptions{
 		Logger: o.Logger,
@@ -39,6 +39,15 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 		Capabilities: &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			onToolsChanged()
+		},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			h.featuresChanged()
+		},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			h.featuresChanged()
+		},
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			h.resourceUpdated(req.Params.URI)
 		},
 	})
 	// The session gets a context of its own that outlives this call: the

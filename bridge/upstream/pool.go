@@ -57,6 +57,11 @@ type CatalogLimits struct {
 	MaxTools        int   // default 5,000
 	MaxPages        int   // default 1,000
 	MaxMessageBytes int64 // one JSON-RPC message; default MaxBytes + 1 MiB
+	// MaxFeatures bounds each of prompts/list, resources/list and
+	// resources/templates/list; default 1,000 objects each.
+	MaxFeatures int
+	// MaxFeatureBytes bounds the three lists' objects in all; default 4 MiB.
+	MaxFeatureBytes int64
 }
 
 // Options configure [NewPool]. A nil *Options means
@@ -69,7 +74,14 @@ type Options struct {
 	// OnConnected is called, on a goroutine of its own, each time a session
 	// with a server starts: its catalog may have changed while it was down.
 	OnConnected func(server string)
-	Limits      CatalogLimits
+	// OnFeaturesChanged is called, on a goroutine of its own, when a server
+	// sends notifications/prompts/list_changed or
+	// notifications/resources/list_changed.
+	OnFeaturesChanged func(server string)
+	// OnResourceUpdated is called, on a goroutine of its own, when a server
+	// sends notifications/resources/updated for uri (see [Pool.Subscribe]).
+	OnResourceUpdated func(server, uri string)
+	Limits            CatalogLimits
 	// StartTimeout bounds starting a server and its MCP handshake (npx
 	// may download the server first). Default: the config's
 	// bridge.startTimeout (60s).
@@ -98,6 +110,12 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.Limits.MaxPages <= 0 {
 		c.Limits.MaxPages = 1000
+	}
+	if c.Limits.MaxFeatures <= 0 {
+		c.Limits.MaxFeatures = 1000
+	}
+	if c.Limits.MaxFeatureBytes <= 0 {
+		c.Limits.MaxFeatureBytes = 4 << 20
 	}
 	if c.Limits.MaxMessageBytes <= 0 {
 		c.Limits.MaxMessageBytes = c.Limits.MaxBytes + 1<<20

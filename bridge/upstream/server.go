@@ -43,8 +43,9 @@ type upstream struct {
 	retryAt  time.Time     // no restart before this
 	inflight int           // calls and listings using conn
 	lastUsed time.Time
-	retired  bool // removed or changed in the config: stop when unused
-	closed   bool // the manager is closing
+	retired  bool            // removed or changed in the config: stop when unused
+	subs     map[string]bool // resource URIs subscribed to (see Pool.Subscribe)
+	closed   bool            // the manager is closing
 }
 
 // startAttempt is one start in progress; callers that find it wait for it.
@@ -152,7 +153,7 @@ func (up *upstream) start(ctx context.Context, a *startAttempt, cfg config.Serve
 		if f := up.u.opts.OnToolsChanged; f != nil {
 			up.u.goCallback(func() { f(up.name) })
 		}
-	})
+	}, &clientHooks{up: up})
 	if err != nil {
 		var ue *Error
 		if errors.As(err, &ue) {
@@ -181,7 +182,11 @@ func (up *upstream) start(ctx context.Context, a *startAttempt, cfg config.Serve
 	up.conn = c
 	up.inflight++
 	up.lastUsed = time.Now()
+	resubscribe := len(up.subs) > 0
 	up.mu.Unlock()
+	if resubscribe {
+		up.u.goCallback(func() { up.resubscribe(context.WithoutCancel(ctx), c) })
+	}
 	up.u.opts.Logger.Info("upstream started", "server", up.name, "type", cfg.Type, "took", time.Since(began))
 	if f := up.u.opts.OnConnected; f != nil {
 		up.u.goCallback(func() { f(up.name) })
@@ -315,7 +320,7 @@ func (up *upstream) reap(now time.Time) {
 		return
 	}
 	idle := up.bridge.IdleShutdown
-	if !ended && !up.retired && (idle <= 0 || now.Sub(up.lastUsed) < idle) {
+	if !ended && !up.retired && (idle <= 0 || now.Sub(up.lastUsed) < idle || len(up.subs) > 0) {
 		up.mu.Unlock()
 		return
 	}
