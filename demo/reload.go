@@ -63,10 +63,10 @@ func (s *server) follow(reload <-chan []json.RawMessage) {
 
 // WatchFile reads a catalog with read whenever the file at path changes
 // (its size or modification time, checked every interval) and sends what
-// it read, for [Options.Reload]. The channel is closed when ctx ends. A
+// it read, for [Options.Reload] or [Options.FeaturesReload]. The channel is closed when ctx ends. A
 // read that fails is skipped: the next change is read again.
-func WatchFile(ctx context.Context, path string, every time.Duration, read func() ([]json.RawMessage, error)) <-chan []json.RawMessage {
-	out := make(chan []json.RawMessage)
+func WatchFile[T any](ctx context.Context, path string, every time.Duration, read func() (T, error)) <-chan T {
+	out := make(chan T)
 	go func() {
 		defer close(out)
 		last, _ := os.Stat(path)

@@ -46,6 +46,12 @@ type Options struct {
 	// notifications/tools/list_changed. The server follows it until it
 	// is closed.
 	Reload <-chan []json.RawMessage
+	// Features, when set, are the prompts, resources and templates the
+	// server offers beside its tools (see [Features]).
+	Features *Features
+	// FeaturesReload, when set, brings Features to serve in place of the
+	// current ones, each as it arrives.
+	FeaturesReload <-chan *Features
 }
 
 // withDefaults returns a copy of opts with every default filled in.
@@ -101,10 +107,20 @@ func NewServer(opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("demo catalog: %w", err)
 	}
 	s := &server{opts: o, tools: tools, heads: heads, calls: map[string]int{}}
-	s.mcp = mcp.NewServer(
-		&mcp.Implementation{Name: o.Name, Version: "1.0.0"},
-		&mcp.ServerOptions{Logger: o.Logger, PageSize: o.PageSize},
-	)
+	sopts := &mcp.ServerOptions{Logger: o.Logger, PageSize: o.PageSize}
+	if o.Features != nil {
+		s.feats = &features{s: s, subs: map[string]bool{}}
+		sopts.CompletionHandler = s.feats.complete
+		sopts.SubscribeHandler = s.feats.subscribe
+		sopts.UnsubscribeHandler = s.feats.unsubscribe
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: "1.0.0"}, sopts)
+	if s.feats != nil {
+		s.feats.apply(o.Features)
+		if o.FeaturesReload != nil {
+			go s.feats.follow(o.FeaturesReload)
+		}
+	}
 	for _, h := range heads {
 		s.register(h)
 	}
@@ -127,6 +143,7 @@ type server struct {
 	total   int               // guarded by mu: tools/call requests received
 	calls   map[string]int    // guarded by mu: tools/call requests per tool
 	changed bool              // guarded by mu: the schema-change fault has fired
+	feats   *features         // nil without Options.Features; its fields are guarded by mu
 }
 
 // register adds one tool to the SDK server so that it dispatches its calls.

@@ -16,7 +16,7 @@ import (
 )
 
 var demoServerHelp = commandHelp{
-	usage: []string{"demo-server [--catalog F.jsonl --server NAME] [--fault MODE] [--http ADDR] [--page-size N] [-v]"},
+	usage: []string{"demo-server [--catalog F.jsonl --server NAME] [--features F.json] [--fault MODE] [--http ADDR] [--page-size N] [-v]"},
 	about: `Runs an MCP server over stdio (or Streamable HTTP with --http) that serves the
 built-in demo catalog, or replays one server of a catalog file, answering
 every call deterministically. capbridge demo and the tests start it as an
@@ -60,6 +60,7 @@ func runDemoServer(ctx context.Context, e env) error {
 		verbose  = fs.Bool("verbose", false, "log every call on stderr")
 		watch    = fs.Bool("watch", false, "with --catalog: serve the file again whenever it changes, notifying tools/list_changed")
 		envTool  = fs.Bool("env-tool", false, "also serve demo_env, which reports the server's environment variable names or one variable's value")
+		features = fs.String("features", "", "also serve the prompts, resources and templates of `FILE` (JSON), again whenever it changes")
 	)
 	alias(fs, "v", "verbose")
 	// Its stdout is the MCP stream, so even its help goes to stderr.
@@ -93,6 +94,19 @@ func runDemoServer(ctx context.Context, e env) error {
 		EnvTool:   *envTool,
 		PageSize:  *pageSize,
 		Logger:    slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
+	}
+	if *features != "" {
+		read := func() (*demo.Features, error) {
+			data, err := os.ReadFile(*features)
+			if err != nil {
+				return nil, err
+			}
+			return demo.ReadFeatures(data)
+		}
+		if opts.Features, err = read(); err != nil {
+			return fmt.Errorf("demo-server: --features: %w", err)
+		}
+		opts.FeaturesReload = demo.WatchFile(ctx, *features, 100*time.Millisecond, read)
 	}
 	if *watch && *catalog != "" {
 		opts.Reload = demo.WatchFile(ctx, *catalog, 100*time.Millisecond, func() ([]json.RawMessage, error) {

@@ -1,0 +1,151 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Features are the prompts, resources and resource templates a demo server
+// offers beside its tools ([Options.Features]), as their list methods send
+// them. Their answers are deterministic:
+//
+//   - prompts/get answers one user message: "PROMPT NAME with ARGS", ARGS
+//     being the arguments as compact JSON with sorted keys;
+//   - resources/read of a resource or of a URI a template matches answers
+//     one text content: "contents of URI";
+//   - completion/complete of an argument answers the values of the
+//     prompt's argument (or template variable) named in Completions that
+//     start with the value typed;
+//   - resources/subscribe is accepted, and every change a reload brings
+//     (see [Options.FeaturesReload]) sends notifications/resources/updated
+//     for each subscribed resource that is listed, beside the list_changed
+//     notifications.
+type Features struct {
+	Prompts   []*mcp.Prompt           `json:"prompts,omitempty"`
+	Resources []*mcp.Resource         `json:"resources,omitempty"`
+	Templates []*mcp.ResourceTemplate `json:"templates,omitempty"`
+	// Completions maps "PROMPT/ARGUMENT" or "TEMPLATE/VARIABLE" to the
+	// values completion/complete offers.
+	Completions map[string][]string `json:"completions,omitempty"`
+}
+
+// ReadFeatures decodes a features file: a JSON object with "prompts",
+// "resources", "templates" and "completions".
+func ReadFeatures(data []byte) (*Features, error) {
+	var f Features
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("reading features: %w", err)
+	}
+	return &f, nil
+}
+
+// features serves Features on one demo server, and follows reloads.
+type features struct {
+	s *server
+
+	current *Features // guarded by s.mu
+	subs    map[string]bool
+}
+
+// follow serves each Features that arrives on reload in place of the
+// current one, until reload is closed.
+func (f *features) follow(reload <-chan *Features) {
+	for next := range reload {
+		f.apply(next)
+		f.s.opts.Logger.Warn("features reloaded", "prompts", len(next.Prompts), "resources", len(next.Resources))
+	}
+}
+
+// apply serves next in place of what is served: go-sdk sends list_changed
+// for what it adds or removes, and the server sends resources/updated for
+// subscribed resources it still lists.
+func (f *features) apply(next *Features) {
+	f.s.mu.Lock()
+	prev := f.current
+	f.current = next
+	subs := slices.Collect(maps.Keys(f.subs))
+	f.s.mu.Unlock()
+	m := f.s.mcp
+	if prev != nil {
+		var gone []string
+		for _, p := range prev.Prompts {
+			gone = append(gone, p.Name)
+		}
+		m.RemovePrompts(gone...)
+		gone = gone[:0]
+		for _, r := range prev.Resources {
+			gone = append(gone, r.URI)
+		}
+		m.RemoveResources(gone...)
+		gone = gone[:0]
+		for _, t := range prev.Templates {
+			gone = append(gone, t.URITemplate)
+		}
+		m.RemoveResourceTemplates(gone...)
+	}
+	for _, p := range next.Prompts {
+		name := p.Name
+		m.AddPrompt(p, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			args, _ := json.Marshal(req.Params.Arguments) // a map[string]string always encodes, keys sorted
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
+				Content: &mcp.TextContent{Text: fmt.Sprintf("PROMPT %s with %s", name, args)}}}}, nil
+		})
+	}
+	for _, r := range next.Resources {
+		m.AddResource(r, readDemoResource)
+	}
+	for _, t := range next.Templates {
+		m.AddResourceTemplate(t, readDemoResource)
+	}
+	if prev == nil {
+		return
+	}
+	for _, uri := range subs {
+		if slices.ContainsFunc(next.Resources, func(r *mcp.Resource) bool { return r.URI == uri }) {
+			_ = m.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+		}
+	}
+}
+
+func readDemoResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "contents of " + uri}}}, nil
+}
+
+func (f *features) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	ref := req.Params.Ref
+	key := ref.Name
+	if ref.Type == "ref/resource" {
+		key = ref.URI
+	}
+	f.s.mu.Lock()
+	values := f.current.Completions[key+"/"+req.Params.Argument.Name]
+	f.s.mu.Unlock()
+	out := []string{}
+	for _, v := range values {
+		if strings.HasPrefix(v, req.Params.Argument.Value) {
+			out = append(out, v)
+		}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: out, Total: len(out)}}, nil
+}
+
+func (f *features) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	f.subs[req.Params.URI] = true
+	return nil
+}
+
+func (f *features) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	delete(f.subs, req.Params.URI)
+	return nil
+}
