@@ -78,6 +78,8 @@ type Server struct {
 	validators *validators
 	served     servedCards // the cards discoveries serve, sanitized again
 	indexer    *indexer
+	features   *features      // the prompts, resources and templates offered
+	subs       *subscriptions // resource subscriptions passed on
 	server     *mcp.Server
 	calls      chan store.Call    // telemetry waiting for the recorder; closed by Close
 	stop       context.CancelFunc // cancels the goroutines below
@@ -143,10 +145,13 @@ func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 		b.searcher = search.New(st, &search.Options{Logger: o.Logger})
 	}
 	if b.ups == nil {
-		b.ups = upstream.NewPool(cfg, &upstream.Options{Logger: o.Logger, OnToolsChanged: b.ToolsChanged})
+		b.ups = upstream.NewPool(cfg, &upstream.Options{Logger: o.Logger, OnToolsChanged: b.ToolsChanged,
+			OnFeaturesChanged: b.FeaturesChanged, OnResourceUpdated: b.ResourceUpdated})
 		b.ownsUps = true
 	}
 	b.indexer = newIndexer(b)
+	b.features = &features{b: b}
+	b.subs = &subscriptions{b: b}
 	b.server = b.newServer(o.Version)
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -176,7 +181,14 @@ func (b *Server) newServer(version string) *mcp.Server {
 		Logger: sdkLogger(b.logger),
 		Instructions: "capbridge connects you to many tools through two: discover_capability finds one for a task " +
 			"and run_capability runs it. Discover first whenever a task may need a tool or data you do not have.",
+		// Prompts, resources and completions are declared by
+		// featuresMiddleware, for what the configured servers offer.
+		CompletionHandler:  b.complete,
+		SubscribeHandler:   b.subs.subscribe,
+		UnsubscribeHandler: b.subs.unsubscribe,
+		PageSize:           featurePageSize,
 	})
+	s.AddReceivingMiddleware(b.featuresMiddleware)
 	defs := Definitions()
 	s.AddTool(defs[0], b.discover)
 	s.AddTool(defs[1], b.run)
@@ -215,6 +227,19 @@ func (b *Server) ToolsChanged(server string) {
 	b.indexer.request(server)
 }
 
+// FeaturesChanged is told that server's prompts or resources changed
+// (notifications/prompts/list_changed, notifications/resources/list_changed):
+// they are listed and stored again, and clients are told of the change.
+func (b *Server) FeaturesChanged(server string) { b.featuresChanged(server) }
+
+// ResourceUpdated is told that server's resource uri changed
+// (notifications/resources/updated): the clients subscribed to it are told.
+func (b *Server) ResourceUpdated(server, uri string) { b.subs.updated(server, uri) }
+
+// featurePageSize is how many prompts, resources or templates one list
+// page holds; the rest follow behind cursors.
+const featurePageSize = 100
+
 // Reconfigure applies a changed config: the upstream manager starts, stops
 // or restarts servers, and the servers whose entry is new or changed are
 // indexed when their stored catalog is not theirs. A server whose entry is
@@ -233,6 +258,9 @@ func (b *Server) Reconfigure(ctx context.Context, cfg *config.File) {
 	b.indexed++
 	b.mu.Unlock()
 	b.ups.Reconfigure(cfg)
+	if err := b.features.refresh(ctx); err != nil {
+		b.logger.Warn("reading prompts and resources from the catalog failed", "err", err)
+	}
 	if len(changed) > 0 {
 		b.indexer.requestMissing(changed...)
 	}

@@ -52,12 +52,16 @@ type IndexOptions struct {
 // IndexResult is what indexing did with one server.
 type IndexResult struct {
 	Server  string
-	Stored  int   // searchable tools stored
-	Refused int   // tools refused by the schema limits, stored with reasons
-	Hidden  int   // tools left out by the config's tools.allow/deny
-	Held    int   // stored tools held for review (see capbridge servers)
-	Bytes   int64 // the catalog's bytes as listed
-	Took    time.Duration
+	Stored  int // searchable tools stored
+	Refused int // tools refused by the schema limits, stored with reasons
+	Hidden  int // tools left out by the config's tools.allow/deny
+	Held    int // stored tools, prompts and resources held for review (see capbridge servers)
+	// Features counts the prompts, resources and resource templates stored;
+	// FeaturesNote says what listing them left out.
+	Features     int
+	FeaturesNote string
+	Bytes        int64 // the catalog's bytes as listed
+	Took         time.Duration
 	// Refusal says why the listing stopped at a catalog limit; "" if the
 	// whole catalog was read.
 	Refusal string
@@ -193,6 +197,17 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		return fail(err)
 	}
 	r.Report, r.Stored, r.Refused = rep, rep.Stored, len(rep.Refused)
+	// The tools are stored: a server whose prompts and resources cannot be
+	// listed keeps them, and its last listing of those.
+	if n, note, err := indexFeatures(ctx, s, bc, st, ups, o.Logger); err != nil {
+		if ctx.Err() != nil {
+			return fail(err)
+		}
+		o.Logger.Warn("listing prompts and resources failed; its tools are indexed", "server", s.Name, "err", err)
+		r.FeaturesNote = "prompts and resources not listed: " + err.Error()
+	} else {
+		r.Features, r.FeaturesNote = n, note
+	}
 	held, err := st.Held(ctx)
 	if err != nil {
 		return fail(err)
@@ -236,6 +251,9 @@ func (r IndexResult) String() string {
 		return fmt.Sprintf("%-20s failed after %s: %v", r.Server, r.Took.Round(time.Millisecond), r.Err) + stderrNote(r.Err)
 	}
 	line := fmt.Sprintf("%-20s %d tools stored, %d refused, %s, %s", r.Server, r.Stored, r.Refused, byteSize(r.Bytes), r.Took.Round(time.Millisecond))
+	if r.Features > 0 {
+		line += fmt.Sprintf(", %d prompts and resources", r.Features)
+	}
 	if r.Hidden > 0 {
 		line += fmt.Sprintf(", %d hidden by tools.allow/deny", r.Hidden)
 	}
@@ -244,6 +262,9 @@ func (r IndexResult) String() string {
 	}
 	if r.Refusal != "" {
 		line += "; " + r.Refusal
+	}
+	if r.FeaturesNote != "" {
+		line += "; prompts and resources left out: " + r.FeaturesNote
 	}
 	if r.Report != nil && r.Report.EmbedErr != nil {
 		line += fmt.Sprintf("; searchable without vectors (embedding failed: %v)", r.Report.EmbedErr)

@@ -242,6 +242,9 @@ func (x *indexer) index(ctx context.Context, names []string) {
 		x.b.logger.Debug("background indexing stopped: the bridge is closing", "servers", names)
 		return
 	}
+	if ferr := x.b.features.refresh(ctx); ferr != nil {
+		x.b.logger.Warn("reading prompts and resources from the catalog failed", "err", ferr)
+	}
 	if err != nil {
 		// Index has logged each server's failure once, with its reason.
 		var failed []string
