@@ -353,7 +353,12 @@ func (b *Server) featuresChanged(server string) {
 	if !ok || s.Disabled {
 		return
 	}
-	if _, _, err := indexFeatures(ctx, s, cfg.Bridge, b.st, b.ups, b.logger); err != nil {
+	_, pinned, err := b.st.FirstPinned(ctx, server)
+	if err != nil {
+		b.logger.Warn("listing prompts and resources again failed", "server", server, "err", err)
+		return
+	}
+	if _, _, err := indexFeatures(ctx, s, cfg.Bridge, b.st, b.ups, pinned, b.logger); err != nil {
 		b.logger.Warn("listing prompts and resources again failed", "server", server, "err", err)
 		return
 	}

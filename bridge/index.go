@@ -199,7 +199,7 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 	r.Report, r.Stored, r.Refused = rep, rep.Stored, len(rep.Refused)
 	// The tools are stored: a server whose prompts and resources cannot be
 	// listed keeps them, and its last listing of those.
-	if n, note, err := indexFeatures(ctx, s, bc, st, ups, o.Logger); err != nil {
+	if n, note, err := indexFeatures(ctx, s, bc, st, ups, pinned, o.Logger); err != nil {
 		if ctx.Err() != nil {
 			return fail(err)
 		}

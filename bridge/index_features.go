@@ -20,8 +20,9 @@ import (
 // the detector and pinned by the same rule as its tools (see pinRule): a
 // held one is not offered until `capbridge approve SERVER/KIND:KEY`. What
 // the listing or the checks left out is kept as the server's note, and
-// logged. It returns how many were stored, and the note.
-func indexFeatures(ctx context.Context, s config.Server, bc config.Bridge, st *store.Store, ups *upstream.Pool, logger *slog.Logger) (int, string, error) {
+// logged. serverPinned says whether the server was pinned before this
+// listing (see pinRule). It returns how many were stored, and the note.
+func indexFeatures(ctx context.Context, s config.Server, bc config.Bridge, st *store.Store, ups *upstream.Pool, serverPinned bool, logger *slog.Logger) (int, string, error) {
 	l, err := ups.ListFeatures(ctx, s.Name)
 	if err != nil {
 		return 0, "", err
@@ -64,7 +65,7 @@ func indexFeatures(ctx context.Context, s config.Server, bc config.Bridge, st *s
 		notes = append(notes, fmt.Sprintf("%d prompts, resources or templates refused (see the log)", refused))
 	}
 	listing.Note = strings.Join(notes, "; ")
-	if err := st.ReplaceFeatures(ctx, s.Name, listing, pinRule(bc, s.Name, logger, time.Now)); err != nil {
+	if err := st.ReplaceFeatures(ctx, s.Name, listing, pinRule(bc, s.Name, serverPinned, logger, time.Now)); err != nil {
 		return 0, "", err
 	}
 	return len(listing.Features), listing.Note, nil

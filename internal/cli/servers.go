@@ -59,6 +59,9 @@ type serverStatus struct {
 	HeldTools    []heldTool    `json:"heldTools,omitempty"`
 	ChangedTools []changedTool `json:"changedTools,omitempty"` // changed since first pinned, and not held
 	NewTools     []newTool     `json:"newTools,omitempty"`     // listed after the server's first pinning
+	// FeaturesNote says what listing the server's prompts, resources and
+	// templates left out, and why.
+	FeaturesNote string `json:"featuresNote,omitempty"`
 }
 
 type refusedTool struct {
@@ -197,6 +200,15 @@ func (l *localFiles) serverStatuses(ctx context.Context) ([]serverStatus, error)
 				return nil, err
 			}
 		}
+		listings, err := l.store.FeatureListings(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, fl := range listings {
+			if fl.Note != "" {
+				get(fl.Server).FeaturesNote = fl.Note
+			}
+		}
 	}
 	if l.config != nil {
 		for name, sc := range l.config.Servers {
@@ -263,6 +275,11 @@ func printServers(w io.Writer, l *localFiles, statuses []serverStatus) {
 		fmt.Fprintf(w, "\nRefused tools of %s (kept out of discovery; their siblings are served):\n", s.Name)
 		for _, t := range s.RefusedTools {
 			fmt.Fprintf(w, "  %s: %s\n", t.Name, t.Reason)
+		}
+	}
+	for _, s := range statuses {
+		if s.FeaturesNote != "" {
+			fmt.Fprintf(w, "\nPrompts and resources of %s left out: %s\n", s.Name, terminalText(s.FeaturesNote))
 		}
 	}
 	printPins(w, statuses)
