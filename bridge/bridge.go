@@ -166,6 +166,14 @@ func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 		defer b.wg.Done()
 		b.recordCalls()
 	}()
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		// Read once the catalog's check is over, so that a client's first
+		// list seldom waits, and go-sdk's sets fill before most sessions
+		// (which they would tell of the change) begin.
+		b.features.load(ctx)
+	}()
 	if o.ConfigPoll > 0 && cfg.Path != "" {
 		b.wg.Add(1)
 		go func() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capbridge/capbridge/schema"
+	"github.com/capbridge/capbridge/store"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
@@ -62,6 +63,22 @@ func (f *features) refresh(ctx context.Context) error {
 		return ok && !s.Disabled
 	}
 	next := newOffering(fs, inScope, held)
+	o := offersOf(listings, inScope)
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, why := range next.left {
+		if f.current == nil || !containsString(f.current.left, why) {
+			f.b.logger.Warn("not offered to clients", "reason", why)
+		}
+	}
+	f.apply(f.current, next)
+	f.current, f.offers, f.loaded = next, o, true
+	return nil
+}
+
+// offersOf is what the servers in scope declare, from their listings.
+func offersOf(listings []store.ServerFeatures, inScope func(string) bool) offers {
 	var o offers
 	for _, l := range listings {
 		if !inScope(l.Server) || l.Capabilities == nil {
@@ -76,17 +93,7 @@ func (f *features) refresh(ctx context.Context) error {
 		o.subscribe = o.subscribe || caps.Resources != nil && caps.Resources.Subscribe
 		o.completions = o.completions || caps.Completions != nil
 	}
-
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, why := range next.left {
-		if f.current == nil || !containsString(f.current.left, why) {
-			f.b.logger.Warn("not offered to clients", "reason", why)
-		}
-	}
-	f.apply(f.current, next)
-	f.current, f.offers, f.loaded = next, o, true
-	return nil
+	return o
 }
 
 func containsString(list []string, s string) bool {
@@ -197,29 +204,30 @@ func (f *features) readResource(server string, prefixed bool) mcp.ResourceHandle
 	}
 }
 
-// ensure reads the catalog once, for a session that initializes before
-// any list: the capabilities it is told depend on it.
-func (f *features) ensure(ctx context.Context) {
-	f.mu.Lock()
-	loaded := f.loaded
-	f.mu.Unlock()
-	if loaded {
-		return
-	}
-	if err := f.refresh(ctx); err != nil {
-		f.b.logger.Warn("reading prompts and resources from the catalog failed", "err", err)
-	}
-}
-
 // declared returns what the capabilities of the bridge say of prompts,
-// resources and completions.
-func (f *features) declared() offers {
+// resources and completions: what the servers in scope offer as last read,
+// or, before the catalog was first read, as the stored servers declared
+// them (read without waiting for the catalog's check, which initialize
+// must not wait for).
+func (f *features) declared(ctx context.Context) offers {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	o := f.offers
-	if f.current != nil {
-		o.prompts = o.prompts || len(f.current.byKey[schema.KindPrompt]) > 0
-		o.resources = o.resources || len(f.current.byKey[schema.KindResource]) > 0 || len(f.current.byKey[schema.KindTemplate]) > 0
+	loaded, o, cur := f.loaded, f.offers, f.current
+	f.mu.Unlock()
+	if !loaded {
+		listings, err := f.b.st.PeekCapabilities(ctx)
+		if err != nil {
+			f.b.logger.Warn("reading what the servers offer failed; declaring no prompts or resources", "err", err)
+			return offers{}
+		}
+		cfg := f.b.config()
+		return offersOf(listings, func(server string) bool {
+			s, ok := cfg.Servers[server]
+			return ok && !s.Disabled
+		})
+	}
+	if cur != nil {
+		o.prompts = o.prompts || len(cur.byKey[schema.KindPrompt]) > 0
+		o.resources = o.resources || len(cur.byKey[schema.KindResource]) > 0 || len(cur.byKey[schema.KindTemplate]) > 0
 	}
 	return o
 }
@@ -277,7 +285,7 @@ func (of *offered) matches(uri string) bool {
 // resource template its reference names.
 func (b *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	ref := req.Params.Ref
-	b.features.ensure(ctx)
+	b.features.load(ctx)
 	var server, orig string
 	switch ref.Type {
 	case "ref/prompt":
@@ -311,6 +319,19 @@ func (b *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 // Methods whose answers come from the catalog, read again before each.
 var listMethods = map[string]bool{"prompts/list": true, "resources/list": true, "resources/templates/list": true}
 
+// load reads the catalog unless it was read already.
+func (f *features) load(ctx context.Context) {
+	f.mu.Lock()
+	loaded := f.loaded
+	f.mu.Unlock()
+	if loaded {
+		return
+	}
+	if err := f.refresh(ctx); err != nil && ctx.Err() == nil {
+		f.b.logger.Warn("reading prompts and resources from the catalog failed", "err", err)
+	}
+}
+
 // featuresMiddleware reads the catalog before each list of prompts,
 // resources or templates, and sets the capabilities an initialize or
 // server/discover answer declares for them.
@@ -321,8 +342,6 @@ func (b *Server) featuresMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if err := b.features.refresh(ctx); err != nil {
 				b.logger.Warn("reading prompts and resources from the catalog failed; answering from the last read", "method", method, "err", err)
 			}
-		case method == "initialize" || method == "server/discover":
-			b.features.ensure(ctx)
 		}
 		res, err := next(ctx, method, req)
 		if err != nil {
@@ -331,11 +350,11 @@ func (b *Server) featuresMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
 			if r.Capabilities != nil {
-				b.features.declared().declare(r.Capabilities)
+				b.features.declared(ctx).declare(r.Capabilities)
 			}
 		case *mcp.DiscoverResult:
 			if r.Capabilities != nil {
-				b.features.declared().declare(r.Capabilities)
+				b.features.declared(ctx).declare(r.Capabilities)
 			}
 		}
 		return res, nil

@@ -144,3 +144,29 @@ func (s *Store) FeatureListings(ctx context.Context) ([]ServerFeatures, error) {
 	}
 	return out, nil
 }
+
+// PeekCapabilities returns, by server, the capabilities each stored server
+// declared, without waiting for [OpenChecking]'s check: what capbridge
+// declares to a client at initialize depends on them, and initialize must
+// not wait for SQLite to read every page. Nothing read here is served; a
+// damaged catalog can only make the flags capbridge declares wrong until
+// the check is over. The Note of each listing is left empty.
+func (s *Store) PeekCapabilities(ctx context.Context) ([]ServerFeatures, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT name, capabilities FROM servers WHERE capabilities IS NOT NULL ORDER BY name")
+	if err != nil {
+		return nil, s.wrap("peeking at server capabilities", err)
+	}
+	defer rows.Close()
+	var out []ServerFeatures
+	for rows.Next() {
+		var sf ServerFeatures
+		if err := rows.Scan(&sf.Server, &sf.Capabilities); err != nil {
+			return nil, s.wrap("peeking at server capabilities", err)
+		}
+		out = append(out, sf)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("peeking at server capabilities", err)
+	}
+	return out, nil
+}

@@ -74,6 +74,10 @@ func TestFeaturesReplacedWholeAndPinned(t *testing.T) {
 		listings[1].Capabilities != nil {
 		t.Fatalf("listings: %+v", listings)
 	}
+	peek, err := s.PeekCapabilities(ctx)
+	if err != nil || len(peek) != 1 || peek[0].Server != "everything" || string(peek[0].Capabilities) != string(listings[0].Capabilities) {
+		t.Fatalf("PeekCapabilities: %+v, %v", peek, err)
+	}
 	// Held features are not counted as held tools.
 	servers, err := s.Servers(ctx)
 	if err != nil {
