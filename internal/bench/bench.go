@@ -120,7 +120,7 @@ func table(ctx context.Context, procs benchProcs, o Options, progress io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	t.addStartRow("20 stored servers, 2,400 tools", start20)
+	t.addStartRow(fmt.Sprintf("20 stored servers, 2,400 tools, %d prompts, resources and templates", 20*(TwentyPrompts+TwentyResources+TwentyTemplates)), start20)
 
 	step("run overhead")
 	ov, err := procs.runOverhead(ctx, reps.runCalls)
@@ -151,9 +151,9 @@ func table(ctx context.Context, procs benchProcs, o Options, progress io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	t.addStartRow("5,000 stored tools", start5k)
+	t.addStartRow(fmt.Sprintf("5,000 stored tools, %d prompts, resources and templates", BigPrompts+BigResources+BigTemplates), start5k)
 	t.add("serve peak RSS, 5,000 tools", MiB(big.servePeak),
-		fmt.Sprintf("VmHWM after %d discoveries over stdio (p50 %s, p95 %s); target ≤ %d MiB", big.discoveries, ms(big.discP50), ms(big.discP95), ServeRSSTargetMiB),
+		fmt.Sprintf("VmHWM after %d discoveries over stdio (p50 %s, p95 %s) and listing every prompt and resource; target ≤ %d MiB", big.discoveries, ms(big.discP50), ms(big.discP95), ServeRSSTargetMiB),
 		map[string]float64{"peak_rss_mib": mibf(big.servePeak), "discover_p50_ms": msf(big.discP50), "discover_p95_ms": msf(big.discP95)})
 	t.add("serve peak RSS, 5,000 tools, after a first run", MiB(big.runPeak),
 		fmt.Sprintf("VmHWM after one run_capability: the bridge starts the server and re-lists its catalog before the call (re-indexed only if the listing changed); target ≤ %d MiB", ServeRunRSSTargetMiB),

@@ -50,6 +50,39 @@ func (p benchProcs) writeConfig(name string, servers map[string]benchServer) (st
 	return path, nil
 }
 
+// writeFeatures writes a demo-server features file (demo.Features) of
+// prompts, resources and resource templates, each described in about a
+// hundred characters as real servers describe theirs, and returns its path.
+func (p benchProcs) writeFeatures(name string, prompts, resources, templates int) (string, error) {
+	var f struct {
+		Prompts   []map[string]any `json:"prompts"`
+		Resources []map[string]any `json:"resources"`
+		Templates []map[string]any `json:"templates"`
+	}
+	for i := range prompts {
+		f.Prompts = append(f.Prompts, map[string]any{"name": fmt.Sprintf("%s-prompt-%04d", name, i),
+			"description": fmt.Sprintf("Drafts a status summary for project %d from its open tickets and recent commits.", i),
+			"arguments":   []map[string]any{{"name": "project", "description": "Project key, e.g. OPS", "required": true}, {"name": "since", "description": "Start date (YYYY-MM-DD)"}}})
+	}
+	for i := range resources {
+		f.Resources = append(f.Resources, map[string]any{"uri": fmt.Sprintf("docs://%s/handbook/%04d.md", name, i), "name": fmt.Sprintf("handbook-%04d.md", i),
+			"mimeType": "text/markdown", "description": fmt.Sprintf("Chapter %d of the team handbook: on-call rotation, escalation paths and runbooks.", i)})
+	}
+	for i := range templates {
+		f.Templates = append(f.Templates, map[string]any{"uriTemplate": fmt.Sprintf("tickets://%s/%d/{id}", name, i), "name": fmt.Sprintf("ticket-%d", i),
+			"description": "One helpdesk ticket by its id, with its comments."})
+	}
+	data, err := json.Marshal(f)
+	if err != nil {
+		return "", fmt.Errorf("writing bench features: %w", err)
+	}
+	path := filepath.Join(p.dir, name+"-features.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return "", fmt.Errorf("writing bench features: %w", err)
+	}
+	return path, nil
+}
+
 // indexFigures are one finished `capbridge index`.
 type indexFigures struct {
 	wall    time.Duration
@@ -170,12 +203,26 @@ type bigFigures struct {
 	discP50, discP95 time.Duration // over stdio, through the bridge
 }
 
-// bigCatalog indexes one demo server of n synthetic tools, indexes it again
+// What the 5,000-tool server offers beside its tools: a catalog's limit
+// of prompts and of resources (upstream.CatalogLimits.MaxFeatures), so
+// that serve's start and memory are measured with them stored.
+const (
+	BigPrompts   = 1000
+	BigResources = 1000
+	BigTemplates = 100
+)
+
+// bigCatalog indexes one demo server of n synthetic tools (and the
+// prompts, resources and templates above), indexes it again
 // (the refresh of an unchanged catalog), then serves it and runs
 // discoveries before reading serve's peak RSS.
 func (p benchProcs) bigCatalog(ctx context.Context, n, discoveries int) (bigFigures, error) {
 	f := bigFigures{tools: n, discoveries: discoveries}
-	cfg, err := p.writeConfig("big", map[string]benchServer{"big": p.demoServer("--fault", fmt.Sprintf("big-catalog:%d", n))})
+	features, err := p.writeFeatures("big", BigPrompts, BigResources, BigTemplates)
+	if err != nil {
+		return f, err
+	}
+	cfg, err := p.writeConfig("big", map[string]benchServer{"big": p.demoServer("--fault", fmt.Sprintf("big-catalog:%d", n), "--features", features)})
 	if err != nil {
 		return f, err
 	}
@@ -202,6 +249,18 @@ func (p benchProcs) bigCatalog(ctx context.Context, n, discoveries int) (bigFigu
 		took = append(took, time.Since(start))
 	}
 	f.discP50, f.discP95 = search.Percentile(took, 50), search.Percentile(took, 95)
+	// A client lists prompts and resources as it connects (for its menus):
+	// the peak counts them served.
+	for _, err := range cs.Prompts(ctx, nil) {
+		if err != nil {
+			return f, fmt.Errorf("prompts/list: %w", err)
+		}
+	}
+	for _, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			return f, fmt.Errorf("resources/list: %w", err)
+		}
+	}
 	if f.servePeak, err = ProcStatusBytes(cmd.Process.Pid, "VmHWM"); err != nil {
 		return f, err
 	}

@@ -17,12 +17,25 @@ type startFigures struct {
 	starts         int
 }
 
+// What each of the 20 servers offers beside its tools.
+const (
+	TwentyPrompts   = 10
+	TwentyResources = 40
+	TwentyTemplates = 2
+)
+
 // serveStartTwenty measures serve's start on 20 configured servers of
-// perServer synthetic tools each, all stored (none is started).
+// perServer synthetic tools each, and the prompts, resources and
+// templates above, all stored (none is started).
 func (p benchProcs) serveStartTwenty(ctx context.Context, perServer, reps int) (startFigures, error) {
 	servers := map[string]benchServer{}
 	for i := range 20 {
-		servers[fmt.Sprintf("server%02d", i+1)] = p.demoServer("--fault", fmt.Sprintf("big-catalog:%d", perServer))
+		name := fmt.Sprintf("server%02d", i+1)
+		features, err := p.writeFeatures(name, TwentyPrompts, TwentyResources, TwentyTemplates)
+		if err != nil {
+			return startFigures{}, err
+		}
+		servers[name] = p.demoServer("--fault", fmt.Sprintf("big-catalog:%d", perServer), "--features", features)
 	}
 	cfg, err := p.writeConfig("twenty", servers)
 	if err != nil {
