@@ -19,10 +19,10 @@ import (
 // prompt, resource and template sets: go-sdk pages their lists with
 // cursors and sends notifications/prompts/list_changed and
 // notifications/resources/list_changed to every session when a set
-// changes. Each list request first reads the catalog again (a few
-// milliseconds at most), so what a list answers is what is stored and
-// not held now, approvals by `capbridge approve` included; no server is
-// started to list.
+// changes. The request for a list's first page first reads the catalog
+// again (a few milliseconds at most), so what a list answers is what is
+// stored and not held now, approvals by `capbridge approve` included; no
+// server is started to list.
 type features struct {
 	b *Server
 
@@ -316,7 +316,23 @@ func (b *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	return b.ups.Complete(ctx, server, &p)
 }
 
-// Methods whose answers come from the catalog, read again before each.
+// firstPage reports whether a list request asks for a list's first page:
+// the catalog is read again for it, and its later pages come from that
+// read (a client that follows cursors is not charged a read per page).
+func firstPage(req mcp.Request) bool {
+	switch p := req.GetParams().(type) {
+	case *mcp.ListPromptsParams:
+		return p == nil || p.Cursor == ""
+	case *mcp.ListResourcesParams:
+		return p == nil || p.Cursor == ""
+	case *mcp.ListResourceTemplatesParams:
+		return p == nil || p.Cursor == ""
+	}
+	return true
+}
+
+// Methods whose answers come from the catalog, read again before each
+// first page.
 var listMethods = map[string]bool{"prompts/list": true, "resources/list": true, "resources/templates/list": true}
 
 // load reads the catalog unless it was read already.
@@ -332,13 +348,13 @@ func (f *features) load(ctx context.Context) {
 	}
 }
 
-// featuresMiddleware reads the catalog before each list of prompts,
-// resources or templates, and sets the capabilities an initialize or
+// featuresMiddleware reads the catalog before the first page of each list
+// of prompts, resources or templates, and sets the capabilities an initialize or
 // server/discover answer declares for them.
 func (b *Server) featuresMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch {
-		case listMethods[method]:
+		case listMethods[method] && firstPage(req):
 			if err := b.features.refresh(ctx); err != nil {
 				b.logger.Warn("reading prompts and resources from the catalog failed; answering from the last read", "method", method, "err", err)
 			}
