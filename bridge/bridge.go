@@ -82,6 +82,8 @@ type Server struct {
 	subs       *subscriptions // resource subscriptions passed on
 	server     *mcp.Server
 	calls      chan store.Call    // telemetry waiting for the recorder; closed by Close
+	runs       context.Context    // done once CancelRuns is called: runs in flight end
+	stopRuns   context.CancelFunc // cancels runs
 	stop       context.CancelFunc // cancels the goroutines below
 	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder and the config watcher
 
@@ -149,6 +151,7 @@ func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 			OnFeaturesChanged: b.FeaturesChanged, OnResourceUpdated: b.ResourceUpdated})
 		b.ownsUps = true
 	}
+	b.runs, b.stopRuns = context.WithCancel(context.Background())
 	b.indexer = newIndexer(b)
 	b.features = &features{b: b}
 	b.subs = &subscriptions{b: b}
@@ -208,8 +211,20 @@ func (b *Server) newServer(version string) *mcp.Server {
 func (b *Server) MCP() *mcp.Server { return b.server }
 
 // Serve serves one client over t until the client leaves or ctx is done.
+// When ctx is done, the runs in flight are cancelled ([Server.CancelRuns])
+// and their answers written, within answerWait, before the session ends:
+// go-sdk writes no answer once the session is closing.
 func (b *Server) Serve(ctx context.Context, t mcp.Transport) error {
-	if err := b.server.Run(ctx, t); err != nil && ctx.Err() == nil {
+	tracked := &drainingTransport{inner: t}
+	session, end := context.WithCancel(context.WithoutCancel(ctx))
+	defer end()
+	stop := context.AfterFunc(ctx, func() {
+		b.CancelRuns()
+		tracked.waitAnswered(session, answerWait)
+		end()
+	})
+	defer stop()
+	if err := b.server.Run(session, tracked); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serving MCP: %w", err)
 	}
 	return nil
@@ -292,9 +307,10 @@ func (b *Server) config() *config.File {
 	return b.cfg
 }
 
-// Close stops background work and, when the Server started them, the
-// upstream servers (their children are killed).
+// Close cancels the runs in flight, stops background work and, when the
+// Server started them, the upstream servers (their children are killed).
 func (b *Server) Close() error {
+	b.stopRuns()
 	b.mu.Lock()
 	if !b.closed {
 		b.closed = true

@@ -44,6 +44,8 @@ const (
 )
 
 func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ctx, done := b.runContext(ctx)
+	defer done()
 	if ans := boundsFailure(req.Params.Arguments); ans != nil {
 		return ans, nil
 	}
@@ -84,6 +86,9 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 // starts it, follows; a running server's listing costs no start and is
 // checked first.
 func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, act action, args runArgs) *mcp.CallToolResult {
+	if b.cancelling() {
+		return b.cancelled(act, store.Call{})
+	}
 	running := b.ups.Running(act.server)
 	tool, ans := b.checkTool(ctx, cfg, act, running)
 	if ans == nil {
@@ -107,6 +112,10 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 	latency := time.Since(start)
 	if err == nil && res == nil {
 		err = errors.New("empty result")
+	}
+	if err != nil && b.cancelling() {
+		b.logger.Info("run cancelled: shutting down", "server", act.server, "tool", act.tool, "after", latency)
+		return b.cancelled(act, store.Call{Latency: latency})
 	}
 	if err != nil {
 		b.logger.Warn("upstream call failed", "server", act.server, "tool", act.tool, "err", err, upstream.StderrAttr(err))

@@ -38,6 +38,8 @@ func (b *Server) checkTool(ctx context.Context, cfg *config.File, act action, li
 	case err != nil && !listed:
 		return nil, b.refuse(act, statusUpstreamError, failure(statusUpstreamError,
 			sanitized("The tool was not run: its stored definition could not be read: "+err.Error(), maxMessageLen)))
+	case err != nil && b.cancelling():
+		return nil, b.cancelled(act, store.Call{})
 	case err != nil:
 		ans, n := upstreamFailure(act.server, err, cfg.Servers[act.server].Secrets())
 		b.record(store.Call{Server: act.server, Tool: act.tool, Outcome: statusUpstreamError, Redactions: n})

@@ -139,6 +139,9 @@ func (c *guardConn) isClosed() bool {
 type drainingTransport struct {
 	inner mcp.Transport
 	drain time.Duration
+
+	mu   sync.Mutex
+	conn *drainingConn // guarded by mu; the last connection made
 }
 
 func (t *drainingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -146,13 +149,28 @@ func (t *drainingTransport) Connect(ctx context.Context) (mcp.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	return &drainingConn{
+	dc := &drainingConn{
 		Connection: c,
 		drain:      t.drain,
 		answered:   make(chan struct{}, 1),
 		closed:     make(chan struct{}),
 		pending:    make(map[jsonrpc.ID]bool),
-	}, nil
+	}
+	t.mu.Lock()
+	t.conn = dc
+	t.mu.Unlock()
+	return dc, nil
+}
+
+// waitAnswered returns when the requests read on the last connection have
+// been answered, after d, or when ctx is done.
+func (t *drainingTransport) waitAnswered(ctx context.Context, d time.Duration) {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c != nil {
+		c.waitAnswered(ctx, d)
+	}
 }
 
 // drainingConn counts the requests read and not yet answered, and holds
@@ -171,7 +189,7 @@ type drainingConn struct {
 func (c *drainingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if err != nil {
-		c.waitAnswered(ctx)
+		c.waitAnswered(ctx, c.drain)
 		return nil, err
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
@@ -202,9 +220,9 @@ func (c *drainingConn) Close() error {
 }
 
 // waitAnswered returns when every request read has been answered, after
-// c.drain, or when the connection is closed or ctx done.
-func (c *drainingConn) waitAnswered(ctx context.Context) {
-	timer := time.NewTimer(c.drain)
+// d, or when the connection is closed or ctx done.
+func (c *drainingConn) waitAnswered(ctx context.Context, d time.Duration) {
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	for {
 		c.mu.Lock()

@@ -41,6 +41,7 @@ func (s *server) call(ctx context.Context, tool string, req *mcp.CallToolRequest
 		<-ctx.Done()
 		return nil, ctx.Err()
 	case FaultSlow:
+		log.Warn("answering late, as the fault asks", "delay", f.Delay)
 		t := time.NewTimer(f.Delay)
 		defer t.Stop()
 		select {

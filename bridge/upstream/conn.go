@@ -183,11 +183,13 @@ func (c *conn) isDone() bool {
 }
 
 // close ends the session and, for a stdio server, the child's whole process
-// group. The SDK's Close waits for calls in flight, so those are ended
-// first: a child's stdin is closed (and the child stopped), which ends its
+// group, once the cancellations of calls cancelled just before are out
+// (within cancelNoteWait). The SDK's Close waits for calls in flight, so
+// those are ended first: a child's stdin is closed (and the child stopped), which ends its
 // stdout and every call reading from it; HTTP requests still open after
 // grace are cancelled through the session's context.
 func (c *conn) close(grace time.Duration) {
+	c.tap.cancels.wait(min(grace, cancelNoteWait))
 	if c.proc != nil {
 		c.proc.stop(grace)
 	}

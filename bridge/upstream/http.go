@@ -36,8 +36,10 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
+	var body []byte
 	if req.Body != nil && req.Method == http.MethodPost {
-		body, err := io.ReadAll(req.Body)
+		var err error
+		body, err = io.ReadAll(req.Body)
 		req.Body.Close()
 		if err != nil {
 			done()
@@ -51,6 +53,9 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		done()
 		return nil, err
+	}
+	if body != nil && resp.StatusCode < 300 {
+		t.tap.cancels.sent(body) // the server took it
 	}
 	resp.Body = &closeHook{ReadCloser: newTappedBody(resp.Body, resp.Header.Get("Content-Type"), t.tap, t.max), hook: done}
 	return resp, nil

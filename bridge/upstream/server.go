@@ -273,6 +273,12 @@ func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage)
 		params.Arguments = args
 	}
 	res, err := c.session.CallTool(cctx, params)
+	if err != nil && cctx.Err() != nil {
+		// go-sdk sends notifications/cancelled on a goroutine of its own:
+		// closing the session waits for it (owed before release, which may
+		// close it).
+		c.tap.cancels.owe()
+	}
 	up.release(err == nil)
 	switch {
 	case err == nil:

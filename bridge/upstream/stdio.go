@@ -299,7 +299,8 @@ func (j *jsonLineReader) failure() error {
 	return nil
 }
 
-// tappedWriter shows each outgoing message to tap before writing it.
+// tappedWriter shows each outgoing message to tap before writing it, and
+// to the tap's cancellations once written.
 type tappedWriter struct {
 	w   io.WriteCloser
 	tap *listTap
@@ -307,7 +308,11 @@ type tappedWriter struct {
 
 func (t tappedWriter) Write(p []byte) (int, error) {
 	t.tap.sent(p)
-	return t.w.Write(p)
+	n, err := t.w.Write(p)
+	if err == nil {
+		t.tap.cancels.sent(p)
+	}
+	return n, err
 }
 
 func (t tappedWriter) Close() error { return t.w.Close() }

@@ -17,6 +17,10 @@ import (
 // next tools/list request sent is the one, and its answer is kept for
 // [listTap.take]. The caller serializes listings (upstream.listMu).
 type listTap struct {
+	// cancels follows the notifications/cancelled owed to the server: the
+	// transports that show the tap what goes out show it what went out.
+	cancels cancelNotes
+
 	mu      sync.Mutex // guards the fields below
 	armed   bool       // watching for the next tools/list
 	stub    bool       // the watched answer may reach the SDK without its tools

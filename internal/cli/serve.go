@@ -177,7 +177,8 @@ func serveHTTP(ctx context.Context, b *bridge.Server, addr string, stderr io.Wri
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	srv := bridge.NewHTTPServer(bridge.NewHTTPHandler(b.MCP(), opts), opts)
+	a := &answering{next: bridge.NewHTTPHandler(b.MCP(), opts)}
+	srv := bridge.NewHTTPServer(a, opts)
 	fmt.Fprintf(stderr, "capbridge: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -186,11 +187,7 @@ func serveHTTP(ctx context.Context, b *bridge.Server, addr string, stderr io.Wri
 		return fmt.Errorf("serving HTTP: %w", err)
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		srv.Close()
-	}
+	shutdownHTTP(b, srv, a)
 	<-done
 	return nil
 }
