@@ -159,6 +159,14 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 			r.Err, r.Interrupted = ctx.Err(), true
 			return r
 		}
+		if errors.Is(err, store.ErrLocked) {
+			// Another capbridge held the catalog past the busy timeout: the
+			// server answered, so it is not failing, and what the other
+			// process stores stands. Writing "failing" would need the same
+			// lock, and would mark a server stored by the other process.
+			o.Logger.Warn("indexing not stored: catalog locked", "server", s.Name, "error", err)
+			return r
+		}
 		o.Logger.Warn("indexing failed", "server", s.Name, "error", err, upstream.StderrAttr(err))
 		// capbridge servers shows the reason to a person: with the stderr
 		// tail, which the model never reads.

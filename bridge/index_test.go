@@ -2,11 +2,16 @@ package bridge
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/capbridge/capbridge/bridge/config"
 	"github.com/capbridge/capbridge/bridge/upstream"
@@ -160,3 +165,77 @@ func TestByteSize(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexLockedCatalog: a catalog another capbridge holds past the busy
+// timeout stops a server's index, but the server did nothing wrong. It is
+// not marked failing, and what is stored for it stands.
+func TestIndexLockedCatalog(t *testing.T) {
+	ctx := testContext(t)
+	path := filepath.Join(t.TempDir(), "catalog.db")
+	cfg := testConfig(demoServer(t, "helpdesk", "--server", "helpdesk"))
+	ups := newTestUpstreams(t, cfg, nil)
+	first, err := store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Index(ctx, cfg, first, ups, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+
+	// Another writer: BEGIN IMMEDIATE on its own connection, held.
+	other, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	// The other writer lets go the moment the store gives up waiting for
+	// it, as a writer would a moment later: the index's next write could
+	// then mark the server failing.
+	release := func() {
+		if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+			t.Error(err)
+		}
+	}
+	logger := slog.New(onMessage{"catalog locked", &sync.Once{}, release})
+	locked, err := store.Open(ctx, path, &store.Options{BusyTimeout: 100 * time.Millisecond, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locked.Close()
+	// A changed listing, so that the index must write.
+	changed := testConfig(demoServer(t, "helpdesk", "--server", "helpdesk", "--page-size", "2"))
+	results, err := Index(ctx, changed, locked, newTestUpstreams(t, changed, nil), nil, nil)
+	if len(results) != 1 || !errors.Is(results[0].Err, store.ErrLocked) || err == nil {
+		t.Fatalf("Index on a locked catalog = %+v, %v; want the server's result to wrap store.ErrLocked", results, err)
+	}
+	if s, ok := storedServer(t, locked, "helpdesk"); !ok || s.State != store.StateStored || s.Tools == 0 {
+		t.Errorf("helpdesk after a locked index = %+v; want it stored as before", s)
+	}
+}
+
+// onMessage is a slog handler that calls do once, the first time a record
+// with message msg is logged.
+type onMessage struct {
+	msg  string
+	once *sync.Once
+	do   func()
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.once.Do(h.do)
+	}
+	return nil
+}
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h onMessage) WithGroup(string) slog.Handler      { return h }
