@@ -377,9 +377,16 @@ func TestServerConfigFingerprint(t *testing.T) {
 
 func TestConfigChangedAndWatch(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.json")
+	// Each version is written whole and renamed into place: on a loaded
+	// machine a poll every 10 ms can see a truncated file stand still for
+	// two polls, which a watch of seconds in serve does not.
 	write := func(doc string) {
 		t.Helper()
-		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
 			t.Fatal(err)
 		}
 	}
