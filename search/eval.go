@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,6 +122,11 @@ func Half(qs []EvalQuery, half string) ([]EvalQuery, error) {
 	return out, nil
 }
 
+// anyConfident reports whether some result reaches ConfidentAt.
+func anyConfident(rs []Result) bool {
+	return slices.ContainsFunc(rs, func(r Result) bool { return r.Confidence >= ConfidentAt })
+}
+
 // ErrBadHalf is returned by Half for a name other than even, odd or all.
 var ErrBadHalf = errors.New("half must be even, odd or all")
 
@@ -140,7 +146,7 @@ func Evaluate(ctx context.Context, s *Searcher, qs []EvalQuery, q Query, tools i
 		for j, r := range rs {
 			ranked[j] = ToolKey{Server: r.Server, Name: r.Name}
 		}
-		t.add(ranked, eq.Relevant, took)
+		t.add(ranked, eq.Relevant, anyConfident(rs), took)
 	}
 	return t.metrics(tools), nil
 }

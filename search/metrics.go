@@ -18,6 +18,11 @@ type ToolKey struct {
 // of the first relevant tool among the returned results (0 if none). The
 // reference ranks 100 tools; here the ranked list is what Search returned
 // for the evaluation limit, exactly what discovery would show.
+//
+// A query whose relevant list is empty is an absent case: no tool of the
+// catalog serves it, and the right answer is no close match (no result at
+// ConfidentAt or above). Recall, hit@5 and MRR average over the present
+// queries only; RightFirst and RightFive count both kinds.
 type Metrics struct {
 	Recall1 float64 `json:"recall@1"`
 	Recall3 float64 `json:"recall@3"`
@@ -28,6 +33,13 @@ type Metrics struct {
 	P95ms   float64 `json:"p95_ms"`
 	Queries int     `json:"queries"`
 	Tools   int     `json:"tools"`
+	// Absent counts the absent cases among Queries.
+	Absent int `json:"absent,omitempty"`
+	// RightFirst is the share of queries answered right by the first
+	// result: a relevant tool, or for an absent case no close match.
+	RightFirst float64 `json:"right_first"`
+	// RightFive is the same with a relevant tool among the first five.
+	RightFive float64 `json:"right_five"`
 }
 
 // tally accumulates Metrics one query at a time.
@@ -36,8 +48,9 @@ type tally struct {
 	latencies []time.Duration
 }
 
-// add scores one query: ranked is what the search returned, best first.
-func (t *tally) add(ranked []ToolKey, relevant []ToolKey, took time.Duration) {
+// add scores one query: ranked is what the search returned, best first;
+// confident says some result reached ConfidentAt.
+func (t *tally) add(ranked []ToolKey, relevant []ToolKey, confident bool, took time.Duration) {
 	rel := make(map[ToolKey]bool, len(relevant))
 	for _, r := range relevant {
 		rel[r] = true
@@ -45,6 +58,11 @@ func (t *tally) add(ranked []ToolKey, relevant []ToolKey, took time.Duration) {
 	t.sum.Queries++
 	t.latencies = append(t.latencies, took)
 	if len(rel) == 0 {
+		t.sum.Absent++
+		if !confident {
+			t.sum.RightFirst++
+			t.sum.RightFive++
+		}
 		return
 	}
 	recall := func(k int) float64 {
@@ -61,6 +79,10 @@ func (t *tally) add(ranked []ToolKey, relevant []ToolKey, took time.Duration) {
 	t.sum.Recall5 += recall(5)
 	if recall(5) > 0 {
 		t.sum.Hit5++
+		t.sum.RightFive++
+	}
+	if recall(1) > 0 {
+		t.sum.RightFirst++
 	}
 	for i, r := range ranked {
 		if rel[r] {
@@ -74,12 +96,16 @@ func (t *tally) add(ranked []ToolKey, relevant []ToolKey, took time.Duration) {
 func (t *tally) metrics(tools int) Metrics {
 	m := t.sum
 	m.Tools = tools
-	if n := float64(m.Queries); n > 0 {
+	if n := float64(m.Queries - m.Absent); n > 0 {
 		m.Recall1 = round4(m.Recall1 / n)
 		m.Recall3 = round4(m.Recall3 / n)
 		m.Recall5 = round4(m.Recall5 / n)
 		m.Hit5 = round4(m.Hit5 / n)
 		m.MRR = round4(m.MRR / n)
+	}
+	if n := float64(m.Queries); n > 0 {
+		m.RightFirst = round4(m.RightFirst / n)
+		m.RightFive = round4(m.RightFive / n)
 	}
 	m.P50ms = percentileMS(t.latencies, 50)
 	m.P95ms = percentileMS(t.latencies, 95)

@@ -8,22 +8,25 @@ import (
 func TestTally(t *testing.T) {
 	a, b, c, d := ToolKey{"s", "a"}, ToolKey{"s", "b"}, ToolKey{"s", "c"}, ToolKey{"s", "d"}
 	tests := []struct {
-		name     string
-		ranked   []ToolKey
-		relevant []ToolKey
-		want     Metrics
+		name      string
+		ranked    []ToolKey
+		relevant  []ToolKey
+		confident bool
+		want      Metrics
 	}{
-		{"first is relevant", []ToolKey{a, b}, []ToolKey{a}, Metrics{Recall1: 1, Recall3: 1, Recall5: 1, Hit5: 1, MRR: 1}},
-		{"second of two relevant", []ToolKey{c, a, d, b}, []ToolKey{a, b}, Metrics{Recall1: 0, Recall3: 0.5, Recall5: 1, Hit5: 1, MRR: 0.5}},
-		{"missed", []ToolKey{c, d}, []ToolKey{a}, Metrics{}},
-		{"nothing returned", nil, []ToolKey{a}, Metrics{}},
-		{"relevant listed twice", []ToolKey{a}, []ToolKey{a, a}, Metrics{Recall1: 1, Recall3: 1, Recall5: 1, Hit5: 1, MRR: 1}},
-		{"sixth is past @5", []ToolKey{b, c, d, {"s", "e"}, {"s", "f"}, a}, []ToolKey{a}, Metrics{MRR: 0.1667}},
+		{"first is relevant", []ToolKey{a, b}, []ToolKey{a}, true, Metrics{Recall1: 1, Recall3: 1, Recall5: 1, Hit5: 1, MRR: 1, RightFirst: 1, RightFive: 1}},
+		{"second of two relevant", []ToolKey{c, a, d, b}, []ToolKey{a, b}, false, Metrics{Recall1: 0, Recall3: 0.5, Recall5: 1, Hit5: 1, MRR: 0.5, RightFive: 1}},
+		{"missed", []ToolKey{c, d}, []ToolKey{a}, true, Metrics{}},
+		{"nothing returned", nil, []ToolKey{a}, false, Metrics{}},
+		{"relevant listed twice", []ToolKey{a}, []ToolKey{a, a}, false, Metrics{Recall1: 1, Recall3: 1, Recall5: 1, Hit5: 1, MRR: 1, RightFirst: 1, RightFive: 1}},
+		{"sixth is past @5", []ToolKey{b, c, d, {"s", "e"}, {"s", "f"}, a}, []ToolKey{a}, false, Metrics{MRR: 0.1667}},
+		{"absent, no close match", []ToolKey{c}, nil, false, Metrics{Absent: 1, RightFirst: 1, RightFive: 1}},
+		{"absent, a close match", []ToolKey{c}, nil, true, Metrics{Absent: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var tl tally
-			tl.add(tt.ranked, tt.relevant, time.Millisecond)
+			tl.add(tt.ranked, tt.relevant, tt.confident, time.Millisecond)
 			got := tl.metrics(7)
 			tt.want.Queries, tt.want.Tools, tt.want.P50ms, tt.want.P95ms = 1, 7, 1, 1
 			if got != tt.want {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/capbridge/capbridge/search"
 	"github.com/capbridge/capbridge/store"
@@ -22,7 +23,7 @@ type evalReport struct {
 }
 
 var evalHelp = commandHelp{
-	usage: []string{"eval --catalog F.jsonl --queries F.jsonl [--limit N] [--half even|odd] [--confidence F.jsonl [--domains F.txt]] [--json]",
+	usage: []string{"eval --catalog F.jsonl [--catalog F.jsonl...] --queries F.jsonl [--limit N] [--half even|odd] [--confidence F.jsonl [--domains F.txt]] [--json]",
 		"eval --catalog F.jsonl --names spaced|camel|kebab|typo [--half even|odd] [--json]"},
 	about: `Loads the catalog into a temporary database through the same normalization
 and store path as real servers, runs every query through discovery's search
@@ -34,7 +35,10 @@ With --confidence it also measures what confidence means: how often a
 relevant tool ranked first reaches the close-match bar, and how often the
 queries run against another catalog (one lacking their tools, less the
 queries naming a domain listed in --domains) get no card that reaches it.
-Files ending in .gz are read gzipped.`,
+Files ending in .gz are read gzipped. --catalog may be given more than once:
+the catalogs are loaded together, as servers configured side by side. A query
+whose relevant list is empty is an absent case, answered right by no close
+match; "right first" and "among five" count both kinds.`,
 	examples: []string{
 		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd",
 		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --names typo",
@@ -44,7 +48,8 @@ Files ending in .gz are read gzipped.`,
 
 func runEval(ctx context.Context, e env) error {
 	fs := newFlagSet("eval", e)
-	catalog := fs.String("catalog", "", "catalog `file` (JSONL: one tool a line with its server)")
+	var catalogs fileList
+	fs.Var(&catalogs, "catalog", "catalog `file` (JSONL: one tool a line with its server); repeat to load several")
 	queries := fs.String("queries", "", "queries `file` (JSONL: {query, relevant:[{server,name}]})")
 	limit := fs.Int("limit", 5, "results per query, as discover_capability's limit")
 	embedURL := fs.String("embed", "", "OpenAI-compatible embeddings base `URL` (enables the vector leg)")
@@ -63,7 +68,7 @@ func runEval(ctx context.Context, e env) error {
 	switch {
 	case len(args) > 0:
 		return &usageError{msg: fmt.Sprintf("eval: unexpected argument %q", args[0])}
-	case *catalog == "" || (*queries == "") == (*names == ""):
+	case len(catalogs) == 0 || (*queries == "") == (*names == ""):
 		return &usageError{msg: "eval: --catalog and one of --queries or --names are required"}
 	case *limit < 1:
 		return &usageError{msg: "eval: --limit must be at least 1"}
@@ -89,7 +94,7 @@ func runEval(ctx context.Context, e env) error {
 			return err
 		}
 	}
-	rep, err := evaluate(ctx, *catalog, qs, form, *half, *limit, emb, absent)
+	rep, err := evaluate(ctx, catalogs, qs, form, *half, *limit, emb, absent)
 	if err != nil {
 		return err
 	}
@@ -111,11 +116,21 @@ func readEvalQueries(path string) ([]search.EvalQuery, error) {
 	return search.ReadQueries(f)
 }
 
-// evaluate loads the catalog into a temporary store and measures the fused
+// fileList is a flag given once for each file.
+type fileList []string
+
+func (l *fileList) String() string { return strings.Join(*l, ",") }
+
+func (l *fileList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// evaluate loads the catalogs into a temporary store and measures the fused
 // search and each leg alone, on qs or, with a name form, on one query per
 // tool (search.NameQueries), either cut to half; and confidence when absent
 // names a catalog.
-func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder, absent absentCase) (*evalReport, error) {
+func evaluate(ctx context.Context, catalogs []string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder, absent absentCase) (*evalReport, error) {
 	dir, err := os.MkdirTemp("", "capbridge-eval-")
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -126,12 +141,7 @@ func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names 
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	defer st.Close()
-	f, err := search.OpenFile(catalog)
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	defer f.Close()
-	tools, err := search.LoadCatalog(ctx, st, f, &search.IngestOptions{Embedder: emb})
+	tools, err := loadCatalogs(ctx, st, catalogs, emb)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
@@ -166,6 +176,25 @@ func evaluate(ctx context.Context, catalog string, qs []search.EvalQuery, names 
 	return rep, nil
 }
 
+// loadCatalogs loads each catalog file into st and returns the number of
+// searchable tools stored.
+func loadCatalogs(ctx context.Context, st *store.Store, catalogs []string, emb *search.Embedder) (int, error) {
+	tools := 0
+	for _, path := range catalogs {
+		f, err := search.OpenFile(path)
+		if err != nil {
+			return tools, err
+		}
+		n, err := search.LoadCatalog(ctx, st, f, &search.IngestOptions{Embedder: emb})
+		f.Close()
+		if err != nil {
+			return tools, fmt.Errorf("%s: %w", path, err)
+		}
+		tools += n
+	}
+	return tools, nil
+}
+
 func printEval(w io.Writer, rep *evalReport) {
 	fmt.Fprintf(w, "%d queries, %d tools\n\n", rep.Queries, rep.Tools)
 	fmt.Fprintf(w, "%-9s %8s %8s %8s %8s %8s %8s %8s\n", "", "recall@1", "recall@3", "recall@5", "hit@5", "MRR", "p50 ms", "p95 ms")
@@ -177,6 +206,10 @@ func printEval(w io.Writer, rep *evalReport) {
 		if m, ok := rep.Legs[leg.String()]; ok {
 			row(leg.String(), m)
 		}
+	}
+	if m := rep.Metrics; m.Absent > 0 {
+		fmt.Fprintf(w, "\nright answer (a relevant tool, or no close match when none is: %d absent cases)\n", m.Absent)
+		fmt.Fprintf(w, "  first %.3f, among five %.3f\n", m.RightFirst, m.RightFive)
 	}
 	if rep.Confidence != nil {
 		printCalibration(w, rep.Confidence)

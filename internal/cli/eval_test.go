@@ -97,3 +97,36 @@ func TestEvalCommandUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalCatalogsAndAbsentCases: --catalog twice loads both catalogs, and
+// a query with no relevant tool counts as answered right only without a
+// close match.
+func TestEvalCatalogsAndAbsentCases(t *testing.T) {
+	queries := filepath.Join(t.TempDir(), "queries.jsonl")
+	lines := `{"query":"think through this problem one step at a time","relevant":[{"server":"sequential-thinking","name":"sequentialthinking"}]}
+{"query":"open a support ticket","relevant":[{"server":"helpdesk","name":"create_ticket"}]}
+{"query":"ride a camel across the sahara","relevant":[]}
+`
+	if err := os.WriteFile(queries, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	err := Run(context.Background(), []string{"eval", "--catalog", filepath.Join("..", "..", "search", "testdata", "catalog.jsonl"),
+		"--catalog", filepath.Join("..", "..", "testdata", "catalogs", "sequential-thinking.jsonl"), "--queries", queries, "--json"}, nil, &out, &errOut)
+	if err != nil {
+		t.Fatalf("eval: %v (stderr %s)", err, errOut.String())
+	}
+	var rep struct {
+		Tools      int     `json:"tools"`
+		Absent     int     `json:"absent"`
+		Recall1    float64 `json:"recall@1"`
+		RightFirst float64 `json:"right_first"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("eval --json printed %q: %v", out.String(), err)
+	}
+	if rep.Tools != 12 || rep.Absent != 1 || rep.Recall1 != 1 || rep.RightFirst != 1 {
+		t.Errorf("tools %d, absent %d, recall@1 %v, right first %v; want 12, 1, 1 (over the two present queries), 1",
+			rep.Tools, rep.Absent, rep.Recall1, rep.RightFirst)
+	}
+}
