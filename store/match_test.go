@@ -273,6 +273,7 @@ func TestMigrationFiveRebuildsWords(t *testing.T) {
 		"ALTER TABLE servers DROP COLUMN features_note",
 		"ALTER TABLE calls DROP COLUMN flagged", // migration 11 adds it
 		"CREATE VIRTUAL TABLE terms_trigrams USING fts5(term, tokenize = 'trigram', content = '', contentless_delete = 1)", // migration 10 drops it
+		"DROP TABLE learned",                       // migration 14
 		"DROP TABLE word_postings",                 // migration 9
 		"ALTER TABLE calls DROP COLUMN redactions", // migration 8's
 		"DROP TABLE pins",                          // migration 6

@@ -231,6 +231,23 @@ CREATE TABLE features (
 ALTER TABLE servers ADD COLUMN capabilities BLOB;                     -- as the server declared them; NULL: not listed yet
 ALTER TABLE servers ADD COLUMN features_note TEXT NOT NULL DEFAULT ''; -- what listing prompts and resources left out
 `,
+	// 14: which tool the model ran after a discovery, for which intent
+	// (its words as search normalizes them), with the tool's definition
+	// hash and how much the run says (see Learned). Kept on this machine
+	// only, bounded by MaxLearned rows, read by the search to lift a tool
+	// chosen for a similar intent before.
+	`
+CREATE TABLE learned (
+	id     INTEGER PRIMARY KEY,
+	at     INTEGER NOT NULL, -- Unix milliseconds
+	words  TEXT NOT NULL,    -- the intent's words, space-separated
+	server TEXT NOT NULL,
+	tool   TEXT NOT NULL,
+	hash   TEXT NOT NULL,    -- the tool's definition hash when its card was shown
+	weight REAL NOT NULL     -- the evidence, in (0, 1]
+) STRICT;
+CREATE INDEX learned_by_tool ON learned (server, tool);
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same
