@@ -16,10 +16,12 @@ import (
 // the answer (the limit or the cut was reached). Ranking reads only the
 // tools' texts (store.ToolDocs); the results' whole rows are read last,
 // beside the count of their texts' words, and each result's confidence
-// is measured on its whole text (see confidenceScale); a tool the intent
-// names keeps confidence 1. The ranked results are then ordered by score
-// and confidence together (see confidenceRank).
-func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, scale confidenceScale, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
+// is measured on its whole text (see confidenceScale), or is the tool's
+// learned evidence when that is more (see learn.go: the model chose it
+// for a request in these words before); a tool the intent names keeps
+// confidence 1. The ranked results are then ordered by score and
+// confidence together (see confidenceRank).
+func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int64]store.Tool, exact []store.Tool, scale confidenceScale, learned map[int64]float64, allowed func(server, tool string) bool, limit int) ([]Result, bool, error) {
 	out, complete, err := s.choose(ctx, ranked, read, exact, allowed, limit)
 	if err != nil || len(out) == 0 {
 		return out, complete, err
@@ -56,12 +58,14 @@ func (s *Searcher) resolve(ctx context.Context, ranked []candidate, read map[int
 			continue // replaced by a re-index since it was ranked
 		}
 		r.Tool = t
+		r.Learned = learned[t.ID]
 		if !r.Exact {
 			r.Confidence = scale.of(t.Name, t.Doc, textWords[t.ID], docs)
 			if demoted(t.Doc.Desc, namesServer(nameWords(t.Server), t.Name, scale.words)) {
 				// It sends the caller elsewhere: no close match.
 				r.Confidence *= deprecatedRank
 			}
+			r.Confidence = max(r.Confidence, r.Learned)
 		}
 		kept = append(kept, r)
 	}

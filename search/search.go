@@ -134,6 +134,8 @@ type Searcher struct {
 	vocabMu sync.Mutex // guards vocab
 	vocab   *vocabIndex
 
+	learnCache learnedCache // the learned runs, indexed (see learn.go)
+
 	termsMu sync.Mutex     // guards the word counts below
 	terms   map[string]int // how many tools hold each word asked of termDocs
 	termsAt time.Time      // when terms was started
@@ -215,6 +217,9 @@ type Query struct {
 	// Legs runs only these legs (evaluation runs each alone); nil runs all
 	// that are available. The exact-name rule applies whatever the legs.
 	Legs []Leg
+	// Learning lifts the tools the model chose for similar intents before
+	// (see Searcher.Learn and learn.go).
+	Learning bool
 }
 
 // Result is one ranked tool.
@@ -229,12 +234,16 @@ type Result struct {
 	Score float64
 	// Confidence in [0, 1] measures the match itself, not the rank: the
 	// share of the intent, its words weighed by rarity, that the tool's
-	// name, description and parameters cover (see confidenceScale). At
-	// ConfidentAt or above the tool is a close match. A tool the intent
-	// names exactly has confidence 1.
+	// name, description and parameters cover (see confidenceScale), or
+	// its Learned evidence when that is more. At ConfidentAt or above the
+	// tool is a close match. A tool the intent names exactly has
+	// confidence 1.
 	Confidence float64
 	// Exact says the intent named this tool (its name or server/name).
 	Exact bool
+	// Learned is the tool's evidence, in [0, 1], from the runs the model
+	// made for similar intents (see learn.go); 0 without Query.Learning.
+	Learned float64
 	// Legs says where each leg that found the tool placed it.
 	Legs []LegHit
 	// Tool is the stored row (record and card included).
@@ -270,12 +279,21 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 	var scaled sync.WaitGroup
 	defer scaled.Wait()
 	scaled.Go(func() { scale = s.scale(ctx, plan) })
+	var learned map[int64]float64
+	if q.Learning {
+		var err error
+		if learned, err = s.learned(ctx, intent); err != nil {
+			named.Wait()
+			return nil, fmt.Errorf("reading learned runs: %w", err)
+		}
+	}
 	for cands := s.cands; ; cands *= 4 {
 		ranked, full, err := s.rank(ctx, plan, legs, cands)
 		if err != nil {
 			named.Wait()
 			return nil, err
 		}
+		ranked = s.lift(ranked, learned)
 		read, err := s.boostNames(ctx, ranked, plan, max(4*limit, minBoostDepth))
 		if err != nil {
 			named.Wait()
@@ -285,7 +303,7 @@ func (s *Searcher) Search(ctx context.Context, intent string, q Query) ([]Result
 			return nil, err
 		}
 		scaled.Wait()
-		out, complete, err := s.resolve(ctx, ranked, read, exact, scale, q.Allowed, limit)
+		out, complete, err := s.resolve(ctx, ranked, read, exact, scale, learned, q.Allowed, limit)
 		if err != nil {
 			return nil, err
 		}
