@@ -80,12 +80,13 @@ type Server struct {
 	indexer    *indexer
 	features   *features      // the prompts, resources and templates offered
 	subs       *subscriptions // resource subscriptions passed on
+	learner    *learner
 	server     *mcp.Server
 	calls      chan store.Call    // telemetry waiting for the recorder; closed by Close
 	runs       context.Context    // done once CancelRuns is called: runs in flight end
 	stopRuns   context.CancelFunc // cancels runs
 	stop       context.CancelFunc // cancels the goroutines below
-	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder and the config watcher
+	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder, the learner and the config watcher
 
 	mu       sync.Mutex
 	cfg      *config.File             // guarded by mu; replaced whole by Reconfigure
@@ -155,6 +156,7 @@ func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 	b.indexer = newIndexer(b)
 	b.features = &features{b: b}
 	b.subs = &subscriptions{b: b}
+	b.learner = newLearner(b.searcher, o.Logger, o.Now)
 	b.server = b.newServer(o.Version)
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -177,6 +179,7 @@ func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 		// (which they would tell of the change) begin.
 		b.features.load(ctx)
 	}()
+	b.wg.Go(func() { b.learner.loop(ctx) })
 	if o.ConfigPoll > 0 && cfg.Path != "" {
 		b.wg.Add(1)
 		go func() {

@@ -83,7 +83,7 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return b.discoveryFailed(err), nil
 	}
-	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: Scope(cfg)})
+	results, err := b.searcher.Search(ctx, args.Intent, search.Query{Limit: limit, Allowed: Scope(cfg), Learning: !cfg.Bridge.NoLearning})
 	if err != nil {
 		return b.discoveryFailed(fmt.Errorf("searching the catalog: %w", err)), nil
 	}
@@ -94,6 +94,9 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	ans, err := b.fitDiscovery(sessionKey(req.Session), matches, nHeld)
 	if err != nil {
 		return b.discoveryFailed(err), nil
+	}
+	if !cfg.Bridge.NoLearning {
+		b.learner.discovered(sessionKey(req.Session), args.Intent, matches)
 	}
 	b.noteServers(ctx, cfg, &ans, results)
 	return textAnswer(ans, false), nil

@@ -74,7 +74,11 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if !Scope(cfg)(act.server, act.tool) {
 		return failure(statusUnknownAction, msgGone), nil
 	}
-	return b.runAction(ctx, cfg, session, act, args), nil
+	res := b.runAction(ctx, cfg, session, act, args)
+	if !cfg.Bridge.NoLearning {
+		b.learner.ran(session, act, res)
+	}
+	return res, nil
 }
 
 // runAction executes one resolved action for session: the drift check

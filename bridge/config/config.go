@@ -72,6 +72,10 @@ type Bridge struct {
 	Pinning       string // PinningRisk (default), PinningStrict or PinningOff
 	Suspicious    string // SuspiciousHold (default) or SuspiciousStrip
 	Results       string // ResultsWarn (default), ResultsStrip or ResultsOff
+	// NoLearning turns off learning from use ("learning": false): the
+	// tools the model ran for similar requests before are then not lifted,
+	// and runs are not learned from (see package bridge's learn.go).
+	NoLearning bool
 }
 
 // Embeddings names an OpenAI-compatible /v1/embeddings endpoint. Nil
@@ -216,6 +220,7 @@ type bridgeFile struct {
 	Pinning       string          `json:"pinning"`
 	Suspicious    string          `json:"suspicious"`
 	Results       string          `json:"results"`
+	Learning      *bool           `json:"learning"`
 }
 
 type embeddingsFile struct {
@@ -378,7 +383,7 @@ func transportType(f serverFile) (string, error) {
 }
 
 func bridgeConfig(f bridgeFile) (Bridge, error) {
-	b := Bridge{LogFile: f.LogFile}
+	b := Bridge{LogFile: f.LogFile, NoLearning: f.Learning != nil && !*f.Learning}
 	var err error
 	if b.CallTimeout, err = duration("bridge.callTimeout", f.CallTimeout, DefaultCallTimeout); err != nil {
 		return b, err

@@ -41,7 +41,7 @@ func TestLoadConfigFull(t *testing.T) {
 		CallTimeout: 30 * time.Second, IdleShutdown: 5 * time.Minute, DiscoveryWait: 3 * time.Second, StartTimeout: 90 * time.Second, LogFile: "/tmp/capbridge.log",
 		Embeddings: &Embeddings{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text", APIKeyEnv: "OPENAI_API_KEY", Timeout: 1500 * time.Millisecond},
 		HTTP:       HTTP{SessionIdle: DefaultSessionIdle, MaxSessions: DefaultMaxSessions},
-		Pinning:    PinningStrict, Suspicious: SuspiciousStrip, Results: ResultsStrip,
+		Pinning:    PinningStrict, Suspicious: SuspiciousStrip, Results: ResultsStrip, NoLearning: true,
 	}
 	if !reflect.DeepEqual(cfg.Bridge, wantBridge) {
 		t.Errorf("Bridge = %+v, want %+v", cfg.Bridge, wantBridge)

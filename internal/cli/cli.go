@@ -73,6 +73,7 @@ func commands() []command {
 		{name: "login", brief: "sign in to a remote server that asks for OAuth", run: runLogin},
 		{name: "logout", brief: "forget a remote server's sign-in", run: runLogout},
 		{name: "secret", brief: "keep API keys in the keychain: set, list, rm", run: runSecret},
+		{name: "forget", brief: "forget which tools discovery learned from use", run: runForget},
 		{name: "demo", brief: "the whole flow on the built-in demo catalog", run: runDemo},
 		{name: "bench", brief: "the standing benchmark: latency, start-up, memory", run: runBench},
 		{name: "version", brief: "print the version and module versions", run: runVersion},

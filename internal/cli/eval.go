@@ -20,10 +20,19 @@ type evalReport struct {
 	Legs map[string]search.Metrics `json:"legs"`
 	// Confidence is the calibration report of --confidence.
 	Confidence *search.Calibration `json:"confidence,omitempty"`
+	// Replay is the report of --replay, learning off and on.
+	Replay *replayReport `json:"replay,omitempty"`
+}
+
+// replayReport is a replay of the queries in order (search.Replay) without
+// learning and with it.
+type replayReport struct {
+	Off search.ReplayReport `json:"off"`
+	On  search.ReplayReport `json:"on"`
 }
 
 var evalHelp = commandHelp{
-	usage: []string{"eval --catalog F.jsonl [--catalog F.jsonl...] --queries F.jsonl [--limit N] [--half even|odd] [--confidence F.jsonl [--domains F.txt]] [--json]",
+	usage: []string{"eval --catalog F.jsonl [--catalog F.jsonl...] --queries F.jsonl [--limit N] [--half even|odd] [--confidence F.jsonl [--domains F.txt]] [--replay] [--json]",
 		"eval --catalog F.jsonl --names spaced|camel|kebab|typo [--half even|odd] [--json]"},
 	about: `Loads the catalog into a temporary database through the same normalization
 and store path as real servers, runs every query through discovery's search
@@ -38,10 +47,16 @@ queries naming a domain listed in --domains) get no card that reaches it.
 Files ending in .gz are read gzipped. --catalog may be given more than once:
 the catalogs are loaded together, as servers configured side by side. A query
 whose relevant list is empty is an absent case, answered right by no close
-match; "right first" and "among five" count both kinds.`,
+match; "right first" and "among five" count both kinds. --replay also runs
+the queries in order as a model would, learning from each run as the bridge
+does (bridge.learning): the simulated model runs the right tool when it is
+among the cards shown, else the first card; each query is scored before it is
+learned from, and the later half shows what learning reached, beside the same
+replay without learning.`,
 	examples: []string{
 		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd",
 		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --names typo",
+		"capbridge eval --catalog testdata/bench/retrieval_metatool/catalog.jsonl.gz --queries testdata/bench/retrieval_metatool/queries.jsonl.gz --half odd --replay",
 		"capbridge eval --catalog testdata/bench/retrieval_bfcl/catalog.jsonl.gz --queries testdata/bench/retrieval_bfcl/queries.jsonl.gz --half odd --confidence testdata/catalogs/laptop.jsonl.gz --domains testdata/catalogs/laptop.domains.txt",
 	},
 }
@@ -57,6 +72,7 @@ func runEval(ctx context.Context, e env) error {
 	embedKeyEnv := fs.String("embed-key-env", "", "environment `variable` holding the embeddings API key")
 	half := fs.String("half", "all", "queries to run: even (tuning half), odd (held out) or all")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	replay := fs.Bool("replay", false, "also replay the queries in order, learning from each run, and without learning")
 	names := fs.String("names", "", "instead of --queries, one query per tool: its name words written `form` spaced, camel, kebab or typo")
 	var absent absentCase
 	fs.StringVar(&absent.catalog, "confidence", "", "also measure confidence; the absent case runs the queries against this catalog `file`, which lacks their tools")
@@ -78,6 +94,8 @@ func runEval(ctx context.Context, e env) error {
 		return &usageError{msg: "eval: --embed and --embed-model go together"}
 	case absent.domains != "" && absent.catalog == "":
 		return &usageError{msg: "eval: --domains goes with --confidence"}
+	case *replay && *names != "":
+		return &usageError{msg: "eval: --replay goes with --queries"}
 	}
 	var form search.NameForm
 	var qs []search.EvalQuery
@@ -94,7 +112,7 @@ func runEval(ctx context.Context, e env) error {
 			return err
 		}
 	}
-	rep, err := evaluate(ctx, catalogs, qs, form, *half, *limit, emb, absent)
+	rep, err := evaluate(ctx, catalogs, qs, form, *half, *limit, emb, absent, *replay)
 	if err != nil {
 		return err
 	}
@@ -129,8 +147,9 @@ func (l *fileList) Set(s string) error {
 // evaluate loads the catalogs into a temporary store and measures the fused
 // search and each leg alone, on qs or, with a name form, on one query per
 // tool (search.NameQueries), either cut to half; and confidence when absent
-// names a catalog.
-func evaluate(ctx context.Context, catalogs []string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder, absent absentCase) (*evalReport, error) {
+// names a catalog; and a replay of the queries in order, without learning
+// and with it, when replay is set.
+func evaluate(ctx context.Context, catalogs []string, qs []search.EvalQuery, names search.NameForm, half string, limit int, emb *search.Embedder, absent absentCase, replay bool) (*evalReport, error) {
 	dir, err := os.MkdirTemp("", "capbridge-eval-")
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -170,6 +189,16 @@ func evaluate(ctx context.Context, catalogs []string, qs []search.EvalQuery, nam
 	}
 	if absent.catalog != "" {
 		if rep.Confidence, err = calibrate(ctx, dir, s, qs, limit, emb, absent); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
+	if replay {
+		// Off first: it learns nothing, so the store is fresh for On.
+		rep.Replay = &replayReport{}
+		if rep.Replay.Off, err = search.Replay(ctx, s, qs, search.Query{Limit: limit}, tools); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		if rep.Replay.On, err = search.Replay(ctx, s, qs, search.Query{Limit: limit, Learning: true}, tools); err != nil {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
 	}
@@ -213,5 +242,16 @@ func printEval(w io.Writer, rep *evalReport) {
 	}
 	if rep.Confidence != nil {
 		printCalibration(w, rep.Confidence)
+	}
+	if r := rep.Replay; r != nil {
+		fmt.Fprintf(w, "\nreplay in order: the later %d queries, after learning from the %d before them\n", r.On.Later.Queries, r.On.All.Queries-r.On.Later.Queries)
+		fmt.Fprintf(w, "%-12s %8s %8s %8s %8s %8s %8s %8s\n", "", "recall@1", "recall@3", "recall@5", "MRR", "first", "p50 ms", "p95 ms")
+		for _, row := range []struct {
+			name string
+			m    search.Metrics
+		}{{"learning off", r.Off.Later}, {"learning on", r.On.Later}} {
+			fmt.Fprintf(w, "%-12s %8.3f %8.3f %8.3f %8.3f %8.3f %8.2f %8.2f\n", row.name, row.m.Recall1, row.m.Recall3, row.m.Recall5, row.m.MRR, row.m.RightFirst, row.m.P50ms, row.m.P95ms)
+		}
+		fmt.Fprintf(w, "  learned from %d runs, %d of them a wrong tool (the right one not among the cards)\n", r.On.Learned, r.On.Mistakes)
 	}
 }
