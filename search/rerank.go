@@ -48,6 +48,10 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		byID[t.ID] = t
 	}
 	weights := s.rarity(ctx, p)
+	contexts, err := s.serverContexts(ctx, p, weights)
+	if err != nil {
+		return nil, fmt.Errorf("reading servers' words: %w", err)
+	}
 	syns := make([][]string, len(p.meant))
 	for i, w := range p.meant {
 		syns[i] = s.syn.of(w)
@@ -83,6 +87,7 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		if named {
 			top[i].fused *= 1 + serverBoost
 		}
+		top[i].fused *= 1 + serverContext*contexts[t.Server]
 		if s.descBoost > 0 {
 			top[i].fused *= 1 + s.descBoost*descCoverage(t.Doc, p.meant, weights, forms, synSlots)
 		}

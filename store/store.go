@@ -98,6 +98,10 @@ type Store struct {
 	// keys holds the tool keys RankWords read, for one catalog version.
 	keys keyCache
 
+	// servers holds each searchable tool's server, for one catalog
+	// version (see ServerWords).
+	servers serverCache
+
 	// writes holds one token while this process runs a write transaction,
 	// so in-process writers queue here (honouring their contexts) rather
 	// than spinning in SQLite's busy handler against each other.
