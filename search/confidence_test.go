@@ -119,3 +119,22 @@ func TestTypoConfidence(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingWordKeepsUnderTheBar: over the laptop catalog, a card whose
+// text lacks the word the request is most about is no close match, but
+// the same request about a thing the catalog has finds one.
+func TestMissingWordKeepsUnderTheBar(t *testing.T) {
+	s := laptopSearcher(t)
+	for intent, confident := range map[string]bool{
+		"query the sqlite database":  false, // no tool knows sqlite
+		"query the mongodb database": true,
+	} {
+		rs, err := s.Search(context.Background(), intent, Query{Limit: 5})
+		if err != nil || len(rs) == 0 {
+			t.Fatalf("Search(%q) = %v, %v", intent, rs, err)
+		}
+		if got := slices.ContainsFunc(rs, func(r Result) bool { return r.Confidence >= ConfidentAt }); got != confident {
+			t.Errorf("%q: a close match %v, want %v (first %s/%s at %.2f)", intent, got, confident, rs[0].Server, rs[0].Name, rs[0].Confidence)
+		}
+	}
+}
