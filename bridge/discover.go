@@ -218,9 +218,35 @@ func (b *Server) cards(results []search.Result) []match {
 			},
 			act: action{server: t.Server, tool: t.Name, hash: t.Hash},
 		})
+		if r.Learned > 0 {
+			out[len(out)-1].card.Note = joinNotes(out[len(out)-1].card.Note, learnedNote)
+		}
 	}
+	noteOrder(out)
 	return out
 }
+
+// Notes a card may carry about its place among the others.
+const (
+	// learnedNote marks a card lifted by what discovery learned from use
+	// (bridge.learning): its confidence may be that evidence.
+	learnedNote = "Run before for a request in much these words."
+	// orderNote marks a card placed above one of higher confidence: the
+	// two measure different things (issue 32: 0.84, 0.38, 0.53 read as an
+	// order nobody could explain).
+	orderNote = "Placed above a card of higher confidence: the order weighs all of a tool's text (its inputs too) and where the searches found it; confidence weighs how its name and description cover the request."
+)
+
+// noteOrder notes each card placed above a card of higher confidence, as
+// the model reads both (rounded).
+func noteOrder(ms []match) {
+	for i := range ms {
+		if slices.ContainsFunc(ms[i+1:], func(m match) bool { return m.card.Confidence > ms[i].card.Confidence }) {
+			ms[i].card.Note = joinNotes(ms[i].card.Note, orderNote)
+		}
+	}
+}
+
 
 // fitDiscovery issues an action id for each match that fits and builds the
 // answer: each card shrunk to MaxCardBytes, the whole within maxAnswerBytes,

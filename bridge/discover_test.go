@@ -191,3 +191,21 @@ func shrinkCard(c card, max int) card {
 	c, _ = fitCard(c, max)
 	return c
 }
+
+// TestNoteOrder: a card placed above one of higher confidence says why;
+// cards in confidence order say nothing, and a card's own note is kept.
+func TestNoteOrder(t *testing.T) {
+	ms := []match{
+		{card: card{Name: "a", Confidence: 0.84}},
+		{card: card{Name: "b", Confidence: 0.38, Note: "requester needs nested fields (email)"}},
+		{card: card{Name: "c", Confidence: 0.53}},
+		{card: card{Name: "d", Confidence: 0.53}},
+	}
+	noteOrder(ms)
+	want := []string{"", "requester needs nested fields (email). " + orderNote, "", ""}
+	for i, m := range ms {
+		if m.card.Note != want[i] {
+			t.Errorf("card %s: note %q, want %q", m.card.Name, m.card.Note, want[i])
+		}
+	}
+}
