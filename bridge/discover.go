@@ -47,6 +47,10 @@ type discovery struct {
 	Omitted int    `json:"omitted,omitempty"`
 	Held    int    `json:"held,omitempty"` // matches left out: held until the user approves them
 	Note    string `json:"note,omitempty"`
+	// Servers maps the connected servers when no card is a close match
+	// (see serverMap); MoreServers counts those left out of it.
+	Servers     []serverAbout `json:"servers,omitempty"`
+	MoreServers int           `json:"moreServers,omitempty"`
 }
 
 const noMatchNote = "No tool matched this intent. Try other words for the task; if nothing ever matches, the catalog may be empty (the user can run `capbridge index`)."
@@ -97,6 +101,9 @@ func (b *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	if !cfg.Bridge.NoLearning {
 		b.learner.discovered(sessionKey(req.Session), args.Intent, matches)
+	}
+	if !closeMatch(results) {
+		ans.Servers, ans.MoreServers = b.serverMap(ctx, cfg, args.Intent)
 	}
 	b.noteServers(ctx, cfg, &ans, results)
 	return textAnswer(ans, false), nil
@@ -246,7 +253,6 @@ func noteOrder(ms []match) {
 		}
 	}
 }
-
 
 // fitDiscovery issues an action id for each match that fits and builds the
 // answer: each card shrunk to MaxCardBytes, the whole within maxAnswerBytes,

@@ -167,3 +167,31 @@ func collectTools(rows *sql.Rows, s *Store, op string) ([]Tool, error) {
 	}
 	return out, nil
 }
+
+// ToolNames lists the names of each server's searchable tools that are
+// not held for review, by server and name.
+func (s *Store) ToolNames(ctx context.Context) (map[string][]string, error) {
+	const op = "listing tool names"
+	if err := s.await(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT t.server, t.name FROM tools AS t LEFT JOIN pins AS p ON p.server = t.server AND p.tool = t.name
+WHERE t.refusal = '' AND ifnull(p.held, 0) = 0 ORDER BY t.server, t.name`)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer rows.Close()
+	out := make(map[string][]string)
+	for rows.Next() {
+		var server, name string
+		if err := rows.Scan(&server, &name); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		out[server] = append(out[server], name)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	return out, nil
+}
