@@ -178,6 +178,7 @@ var synonymGroups = [][]string{
 	{"restart", "reboot"},
 	{"fail", "failure"},
 	{"mail", "email"},
+	{"whole", "complete", "entire", "full"},
 	// What keeps facts for later, as the real catalogs say it: the memory
 	// server's "knowledge graph" of entities and observations, Azure's
 	// "knowledge base", Reflect's notes. ("memory" is left out: most

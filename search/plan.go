@@ -40,6 +40,9 @@ type plan struct {
 	// trailing are the words only a trailing relative clause holds
 	// (see trailingWords).
 	trailing map[string]bool
+	// verb is the intent's content verb, if it opens with one (see
+	// contentClause): "remember", "note", "forget"...
+	verb string
 	// fixable are the unknown words that may be typos of catalog words
 	// (see typoCandidate).
 	fixable []string
@@ -106,6 +109,7 @@ func (s *Searcher) plan(ctx context.Context, intent string) *plan {
 	if recall {
 		verb = "recall" // its synonyms stand beside it
 	}
+	p.verb = verb
 	if about != "" {
 		// What is asked about is what to look up in what keeps it: a
 		// value, as a content clause is.

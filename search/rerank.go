@@ -97,6 +97,12 @@ func (s *Searcher) boostNames(ctx context.Context, ranked []candidate, p *plan, 
 		if destroysUnasked(names[i], p.words) {
 			top[i].fused *= destructiveRank
 		}
+		if forManyUnasked(names[i], p.intent, p.docs) {
+			top[i].fused *= manyRank
+		}
+		if readsWhenKept(names[i], p.verb) {
+			top[i].fused *= readOnlyRank
+		}
 	}
 	slices.SortStableFunc(ranked, func(a, b candidate) int { return cmp.Compare(b.fused, a.fused) })
 	return byID, nil
