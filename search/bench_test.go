@@ -136,3 +136,52 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearchLearned is BenchmarkSearch over 5,000 tools, words and
+// trigrams, with store.MaxLearned runs learned (the first queries, each
+// tied to its first result) and Query.Learning off and on: what learning
+// adds to a search while nothing new is learned.
+func BenchmarkSearchLearned(b *testing.B) {
+	queries := benchQueries(b)
+	ctx := context.Background()
+	st := openStore(b)
+	servers, raws := benchRaws(b, 5000)
+	for _, server := range servers {
+		if _, err := Ingest(ctx, st, store.Server{Name: server}, raws[server], nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := New(st, nil)
+	var runs []Run
+	for i := 0; len(runs) < store.MaxLearned; i++ {
+		q := queries[i%len(queries)]
+		rs, err := s.Search(ctx, q, Query{Limit: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rs) > 0 {
+			runs = append(runs, Run{Intent: q, Server: rs[0].Server, Tool: rs[0].Name, Hash: rs[0].Tool.Hash, Weight: 1})
+		}
+	}
+	if err := s.Learn(ctx, runs); err != nil {
+		b.Fatal(err)
+	}
+	for _, learning := range []bool{false, true} {
+		b.Run(fmt.Sprintf("learning=%v", learning), func(b *testing.B) {
+			took := make([]time.Duration, 0, b.N)
+			cpu := cputime.Process()
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				if _, err := s.Search(ctx, queries[i%len(queries)], Query{Limit: 5, Learning: learning}); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(start))
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(time.Millisecond)/float64(len(took)), "cpu-ms/op")
+			slices.Sort(took)
+			b.ReportMetric(percentileMS(took, 50), "p50-ms")
+			b.ReportMetric(percentileMS(took, 95), "p95-ms")
+		})
+	}
+}
