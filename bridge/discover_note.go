@@ -34,13 +34,10 @@ func (b *Server) noteServers(ctx context.Context, cfg *config.File, ans *discove
 		b.logger.Warn("discovery: listing servers failed", "err", err)
 	}
 	parts := []string{ans.Note}
-	switch {
-	case shown:
+	if shown {
 		parts = append(parts, noCloseMatchNote, b.unavailable(cfg, servers))
-	case len(ans.Servers) == 0:
+	} else {
 		parts = append(parts, b.unavailable(cfg, servers), searched(cfg, servers))
-	default: // the map names the servers searched
-		parts = append(parts, b.unavailable(cfg, servers))
 	}
 	if len(ans.Servers) > 0 {
 		parts = append(parts, mapNote)
