@@ -29,6 +29,25 @@ const ReasonListedTwice = "listed twice with different definitions"
 // to learn which names are listed twice with different definitions.
 // raws[i] is not read again after keep(i, ...).
 func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t *Tool)) (refused []Refusal) {
+	return NormalizeCatalogWith(server, raws, nil, keep)
+}
+
+// CatalogOptions configure [NormalizeCatalogWith]. A nil *CatalogOptions
+// means none.
+type CatalogOptions struct {
+	// Neighbours are the other servers of the bridge's catalog: text of
+	// this server's tools that names one of their tools, or tells how
+	// they must be used, is flagged (see [Neighbours]). Nil when unknown.
+	Neighbours *Neighbours
+}
+
+// NormalizeCatalogWith is [NormalizeCatalog] knowing what opts says of the
+// rest of the bridge's catalog.
+func NormalizeCatalogWith(server string, raws []json.RawMessage, opts *CatalogOptions, keep func(i int, t *Tool)) (refused []Refusal) {
+	var nb *Neighbours
+	if opts != nil {
+		nb = opts.Neighbours
+	}
 	memo := detectMemo{}
 	var held map[string]bool
 	shared, repeated := readListing(raws)
@@ -41,13 +60,13 @@ func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t 
 			}
 			return false
 		}
-		_, twice := sweep(server, raws, memo, repeated, carries, nil, nil)
+		_, twice := sweep(server, raws, memo, nb, repeated, carries, nil, nil)
 		held = make(map[string]bool, len(twice))
 		for _, name := range twice {
 			held[name] = true
 		}
 	}
-	refused, twice := sweep(server, raws, memo, repeated, nil, held, keep)
+	refused, twice := sweep(server, raws, memo, nb, repeated, nil, held, keep)
 	for _, name := range twice {
 		refused = append(refused, Refusal{Tool: name, Reason: ReasonListedTwice})
 	}
@@ -59,7 +78,7 @@ func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t 
 // (when not nil) unless its name is held. It returns the refusals made on
 // the way and, in listing order, the names of kept tools that are listed
 // twice: another copy has a different definition or was refused.
-func sweep(server string, raws []json.RawMessage, memo detectMemo, repeated repeatedSentences, pick func(json.RawMessage) bool, held map[string]bool, keep func(int, *Tool)) (refused []Refusal, twice []string) {
+func sweep(server string, raws []json.RawMessage, memo detectMemo, nb *Neighbours, repeated repeatedSentences, pick func(json.RawMessage) bool, held map[string]bool, keep func(int, *Tool)) (refused []Refusal, twice []string) {
 	kept := make(map[string]string)        // name -> definition hash of the copy kept
 	var order []string                     // kept names in listing order
 	copies := make(map[string][]string)    // name -> definition hashes listed after the first
@@ -91,7 +110,7 @@ func sweep(server string, raws []json.RawMessage, memo detectMemo, repeated repe
 			refuse(Refusal{Tool: guessName(raw), Reason: fmt.Sprintf("catalog is over the %s limit from this tool on", sizeOf(MaxCatalogBytes))})
 			continue
 		}
-		tool, err := normalize(server, raw, memo, repeated)
+		tool, err := normalize(server, raw, memo, nb, repeated)
 		if err != nil {
 			refuse(refusalOf(raw, err))
 			continue

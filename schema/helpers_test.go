@@ -109,5 +109,5 @@ func normalizeAll(server string, raws []json.RawMessage) (tools []*Tool, refused
 // Normalize normalizes one tool alone, as [NormalizeCatalog] does each tool
 // of a catalog: the form most tests of one tool want.
 func Normalize(server string, raw json.RawMessage) (*Tool, error) {
-	return normalize(server, raw, nil, nil)
+	return normalize(server, raw, nil, nil, nil)
 }

@@ -30,11 +30,12 @@ type Refusal struct {
 
 // normalize turns one tool object, exactly as tools/list sends it, into its
 // exact Record and its Card, with the detector's memo of one catalog (may be
-// nil) and the sentences its catalog repeats (may be nil: see
-// repeatedSentences), which the card leaves out. A tool over a limit, or
+// nil), the other servers of the bridge's catalog (may be nil) and the
+// sentences its catalog repeats (may be nil: see repeatedSentences), which
+// the card leaves out. A tool over a limit, or
 // one that cannot be called safely, returns a *RefusalError. normalize
 // never panics.
-func normalize(server string, raw json.RawMessage, memo detectMemo, repeated repeatedSentences) (*Tool, error) {
+func normalize(server string, raw json.RawMessage, memo detectMemo, nb *Neighbours, repeated repeatedSentences) (*Tool, error) {
 	if len(raw) > MaxCatalogBytes {
 		return nil, &RefusalError{Tool: guessName(raw), Reason: fmt.Sprintf("tool definition is %d bytes, over the %s catalog limit", len(raw), sizeOf(MaxCatalogBytes))}
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -624,6 +625,7 @@ type spanCutter struct {
 	spans []string        // flagged sentences
 	names map[string]bool // flagged name-like texts: tool or property names, enum values
 	read  []string        // the texts the detector read
+	left  []string        // sentences the card's own lure test left out
 }
 
 func newSpanCutter(sc *toolScan) *spanCutter {
@@ -664,14 +666,41 @@ func (c *spanCutter) flagged(s string) bool {
 // texts it read was read already; others (made by removing markup,
 // decoding entities or joining fields) are read now.
 func (c *spanCutter) lure(sentence string) bool {
-	if c != nil {
-		for _, t := range c.read {
-			if strings.Contains(t, sentence) {
-				return false
-			}
+	if c == nil {
+		return isLure(sentence)
+	}
+	for _, t := range c.read {
+		if strings.Contains(t, sentence) {
+			return false
 		}
 	}
-	return isLure(sentence)
+	if !isLure(sentence) {
+		return false
+	}
+	c.left = append(c.left, sentence)
+	return true
+}
+
+// withheld lists what the card leaves out: flagged sentences and names,
+// then the sentences its lure test left out, each cut to MaxFlagSpan
+// characters, each once.
+func (c *spanCutter) withheld() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	add := func(s string) {
+		if s = cutSpan(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range c.spans {
+		add(s)
+	}
+	for _, s := range c.left {
+		add(s)
+	}
+	return out
 }
 
 // lureIn is lure for sentences of one text the detector read, src: it

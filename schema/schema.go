@@ -119,6 +119,14 @@ func (t *Tool) Prose(s string, maxChars int) (clean string, cut int) {
 	return clean, max(0, total-utf8.RuneCountInString(clean))
 }
 
+// Withheld returns the texts the tool's card leaves out because they
+// addressed the model rather than describing the tool: flagged sentences
+// and names, and sentences the card's own check left out, each cut to
+// MaxFlagSpan characters; nil when the card leaves nothing out.
+func (t *Tool) Withheld() []string {
+	return t.cut.withheld()
+}
+
 // DecodeRecord reads a stored exact record (the JSON [Record] layout).
 func DecodeRecord(data []byte) (*Record, error) {
 	var rec Record
