@@ -39,13 +39,16 @@ func hidden(r rune) bool {
 }
 
 // NameProblem says why a tool name cannot be accepted: it holds a control,
-// invisible, format or bidi character, or is longer than MaxNameRunes
-// characters. It returns "" for an acceptable name.
+// invisible, format or bidi character, mixes scripts within one word (see
+// mixedScripts), or is longer than MaxNameRunes characters. It returns "" for an acceptable name.
 func NameProblem(name string) string {
 	for _, r := range name {
 		if hidden(r) {
 			return "tool name holds an invisible, control or bidi character (" + codePoint(r) + ")"
 		}
+	}
+	if word, scripts := mixedScriptWord(name); word != "" {
+		return fmt.Sprintf("tool name mixes scripts in one word (%s), as look-alike names do", scripts)
 	}
 	if n := utf8.RuneCountInString(name); n > MaxNameRunes {
 		return fmt.Sprintf("tool name is %d characters, over the %d limit", n, MaxNameRunes)
@@ -155,7 +158,7 @@ type views struct {
 	plain   string   // NFKC, hidden characters gone, lower-case, whitespace collapsed
 	latin   string   // plain with look-alike letters folded to Latin; "" when the same as plain
 	tight   string   // latin (or plain) with spaced-out letters joined; "" when none
-	decoded []string // base64, hex and tag-character payloads, each normalized to its plain form
+	decoded []string // base64, hex, tag-character, reversed, rot13 and percent-encoded payloads (see turnedPayloads)
 }
 
 // textViews normalizes s for matching. depth bounds nested decoding.
@@ -167,6 +170,9 @@ func textViews(s string, depth int) views {
 	var v views
 	if depth > 0 {
 		v.decoded = append(v.decoded, tagPayload(nfkc)...)
+		if r, ok := bidiReversed(nfkc); ok {
+			v.decoded = append(v.decoded, r)
+		}
 	}
 	nfkc = stripHidden(nfkc)
 	if depth > 0 {
@@ -185,60 +191,14 @@ func textViews(s string, depth int) views {
 	if l, ok := foldLeet(base); ok {
 		v.latin, base = l, l
 	}
+	if depth > 0 {
+		v.decoded = append(v.decoded, turnedPayloads(v.plain)...)
+	}
 	if t, ok := joinSpacedLetters(base); ok {
 		v.tight = t
 	}
 	return v
 }
-
-// leetLetters are the digits written for letters in leetspeak
-// ("1gn0re pr3vi0us 1nstructi0ns").
-var leetLetters = [10]byte{0: 'o', 1: 'i', 3: 'e', 4: 'a', 5: 's', 7: 't'}
-
-// foldLeet replaces the leetspeak digits (see leetLetters) of each word
-// that writes one in place of a letter by the letters they stand for; it
-// reports false when no word does. A word does when it holds at least
-// three letters and a leetspeak digit right before a letter ("1gn0re",
-// "pr3vious"): version and format names end in their digits (sha256,
-// base64, v2010, oauth2, ec2) and stay as they are, and so the view is
-// made, and read, only for the rare text that writes leetspeak.
-func foldLeet(s string) (string, bool) {
-	var b []byte
-	for i := 0; i < len(s); {
-		j := i
-		letters, leet := 0, false
-		for j < len(s) && (isASCIILetter(s[j]) || isDigit(s[j])) {
-			if isASCIILetter(s[j]) {
-				letters++
-			} else if leetLetters[s[j]-'0'] != 0 && j+1 < len(s) && isASCIILetter(s[j+1]) {
-				leet = true
-			}
-			j++
-		}
-		if letters >= 3 && leet {
-			if b == nil {
-				b = []byte(s)
-			}
-			for k := i; k < j; k++ {
-				if isDigit(s[k]) && leetLetters[s[k]-'0'] != 0 {
-					b[k] = leetLetters[s[k]-'0']
-				}
-			}
-		}
-		if j == i {
-			j++
-		}
-		i = j
-	}
-	if b == nil {
-		return s, false
-	}
-	return string(b), true
-}
-
-func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // collapseSpace turns each run of whitespace into one space.
 func collapseSpace(s string) string {
