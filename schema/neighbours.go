@@ -83,3 +83,122 @@ func (nb *Neighbours) toolOf(folded string) string {
 	}
 	return nb.tools[strings.ToLower(folded)]
 }
+
+// kindNouns name what a server offers; "the github server", "the slack
+// integration" name a server through them.
+var kindNouns = []string{"server", "servers", "integration", "integrations", "connector", "connectors", "tool", "tools", "plugin", "plugins", "app", "apps", "mcp"}
+
+// neighbours flags each sentence of the texts the detector read that names
+// a tool only another server lists, or names another server (followed by
+// what it is: "the github server", "the slack integration") in a sentence
+// that says how it is to be used.
+func (sc *toolScan) neighbours(nb *Neighbours) {
+	if nb == nil || (len(nb.tools) == 0 && len(nb.servers) == 0) {
+		return
+	}
+	for i, text := range sc.read {
+		for _, seg := range splitSegments(text) {
+			sentence := text[seg.start:seg.end]
+			if nb.namesTool(sentence) || nb.namesServer(sentence) {
+				sc.found = append(sc.found, finding{rule: RuleShadowing, field: sc.fields[i], text: sentence})
+			}
+		}
+	}
+}
+
+// namesTool reports a sentence holding the name of a tool only another
+// server lists: a word of letters, digits and separators that holds a
+// separator or a capital after a small letter, as tool names do ("send_email",
+// "createEvent"), so that plain words ("search") never count.
+func (nb *Neighbours) namesTool(sentence string) bool {
+	if len(nb.tools) == 0 {
+		return false
+	}
+	start := -1
+	for i := 0; i <= len(sentence); i++ {
+		if i < len(sentence) && isNameByte(sentence[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			word := strings.Trim(sentence[start:i], ".:-")
+			start = -1
+			if len(word) >= 4 && nameLike(word) && nb.toolOf(FoldName(word)) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return isASCIILetter(c) || isDigit(c) || c == '_' || c == '-' || c == '.' || c == ':' || c >= 0x80
+}
+
+// nameLike reports a word written as an identifier, not as prose.
+func nameLike(w string) bool {
+	if strings.ContainsAny(w, "_.:") || strings.Contains(w, "-") && !isASCIIWordWithHyphens(w) {
+		return true
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// isASCIIWordWithHyphens reports prose words joined by hyphens
+// ("read-only", "up-to-date"): letters only, each part of two letters or
+// more, so "send-email" is prose unless a tool of that name exists... it
+// is: a hyphenated name counts when a neighbour lists it, and prose
+// hyphenation is common, so only parts longer than three letters count.
+func isASCIIWordWithHyphens(w string) bool {
+	for _, part := range strings.Split(w, "-") {
+		if len(part) < 4 {
+			return true
+		}
+		for i := 0; i < len(part); i++ {
+			if !isASCIILetter(part[i]) {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// useCues are words that tell how something is to be used.
+var useCues = []string{"must", "should", "always", "never", "only", "instead", " is to ", " are to ", "default", "route", "routed", "copied", "copy", "mirror", "forward", "redirect", "prefer", "avoid", "don't", "do not", "needs", "need ", "with the", "set to", "called with", "include"}
+
+// namesServer reports a sentence that names another server followed by
+// what it is ("the github server's create_pull_request") and tells how it
+// is to be used.
+func (nb *Neighbours) namesServer(sentence string) bool {
+	if len(nb.servers) == 0 {
+		return false
+	}
+	l := strings.ToLower(sentence)
+	cue := false
+	for _, c := range useCues {
+		if strings.Contains(l, c) {
+			cue = true
+			break
+		}
+	}
+	if !cue {
+		return false
+	}
+	words := strings.FieldsFunc(l, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)
+	})
+	for i := 0; i+1 < len(words); i++ {
+		w := strings.TrimSuffix(strings.Trim(words[i], ".-"), "'s")
+		next := strings.TrimSuffix(words[i+1], "'s")
+		if _, ok := nb.servers[w]; ok && len(w) >= 3 && slices.Contains(kindNouns, next) {
+			return true
+		}
+	}
+	return false
+}

@@ -70,6 +70,7 @@ func normalize(server string, raw json.RawMessage, memo detectMemo, nb *Neighbou
 
 	title, description := tool.get("title").str(), tool.get("description").str()
 	scan := poison().detectTool(tool, memo)
+	scan.neighbours(nb)
 	cutter := newSpanCutter(scan)
 	own, shared := repeated.split(description)
 	kept := truncateRunes(cutter.cut(repeated.trimAsides(own)), MaxProseChars)

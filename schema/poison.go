@@ -107,29 +107,34 @@ func (c *check) holds(text string, tight bool) bool {
 	return re.MatchString(text)
 }
 
-func compileLexicons(names []string) *lexicon {
+func compileLexicons(all map[string]lexiconSource, names []string) *lexicon {
 	l := &lexicon{words: map[string]bool{}}
 	for _, name := range names {
-		src, ok := lexicons[name]
+		src, ok := all[name]
 		if !ok {
 			panic("schema: unknown lexicon " + name)
 		}
 		for _, w := range strings.Fields(src.words) {
 			l.words[w] = true
 		}
-		l.parts = append(l.parts, strings.Fields(src.parts)...)
+		for _, p := range strings.Fields(src.parts) {
+			l.parts = append(l.parts, strings.ReplaceAll(p, "_", " "))
+			if strings.Contains(p, "_") { // "api sleutel" is also written "api-sleutel"
+				l.parts = append(l.parts, strings.ReplaceAll(p, "_", "-"))
+			}
+		}
 	}
 	return l
 }
 
-func compileRuleCheck(p string) check {
+func compileRuleCheck(p string, lex map[string]lexiconSource) check {
 	switch {
 	case strings.HasPrefix(p, "@"):
 		names, ok := lexiconSets[p]
 		if !ok {
 			panic("schema: unknown lexicon set " + p)
 		}
-		return check{lex: compileLexicons(names)}
+		return check{lex: compileLexicons(lex, names)}
 	case strings.HasPrefix(p, "?"):
 		return check{any: strings.Split(p[1:], "|")}
 	}
@@ -150,10 +155,20 @@ type detector struct {
 // poison is the detector, compiled on first use: compiling takes tens of
 // milliseconds and megabytes that a process which never normalizes a tool
 // (serve answering from its stored catalog) should not pay at start.
-var poison = sync.OnceValue(func() *detector { return compileDetector(ruleSources) })
+var poison = sync.OnceValue(func() *detector {
+	return compileDetector(slices.Concat(ruleSources, plainRuleSources))
+})
+
+// propertyNames is the detector of property names' own rules (see
+// paramNameRuleSources), compiled with poison.
+var propertyNames = sync.OnceValue(func() *detector { return compileDetector(paramNameRuleSources) })
 
 func compileDetector(sources []ruleSource) *detector {
 	d := &detector{stems: map[string]uint64{}}
+	lex := wordLexicons()
+	if len(sources) > 64 {
+		panic("schema: more detector rules than a rule set holds")
+	}
 	for i, src := range sources {
 		r := rule{name: src.name}
 		if src.marks != "" {
@@ -165,7 +180,7 @@ func compileDetector(sources []ruleSource) *detector {
 		for _, patterns := range src.any {
 			var c clause
 			for _, p := range patterns {
-				c.checks = append(c.checks, compileRuleCheck(p))
+				c.checks = append(c.checks, compileRuleCheck(p, lex))
 			}
 			r.clauses = append(r.clauses, c)
 		}
@@ -223,6 +238,9 @@ type toolScan struct {
 	memo  detectMemo // may be nil
 	found []finding
 	read  []string
+	// fields are the fields of read, one each: the neighbours check
+	// (see Neighbours) reads the texts again for names.
+	fields []string
 }
 
 // detectMemo keeps what the detector found in each text of one catalog, by
@@ -244,6 +262,7 @@ func (sc *toolScan) text(field, text string) {
 		return
 	}
 	sc.read = append(sc.read, text)
+	sc.fields = append(sc.fields, field)
 	hits, ok := sc.memo[text]
 	if !ok {
 		hits = sc.d.scanText(text)
@@ -320,6 +339,41 @@ func (sc *toolScan) name(field, name string) {
 	for _, h := range hits {
 		sc.found = append(sc.found, finding{rule: h.rule, field: field, text: name})
 	}
+}
+
+// property checks a property name against the rules of property names
+// (see paramNameRuleSources), read as words.
+func (sc *toolScan) property(field, name string) {
+	key := "\x01" + name
+	hits, ok := sc.memo[key]
+	if !ok {
+		if words := nameWords(name); strings.Contains(words, " ") {
+			if r := propertyNames().matchEvery(words); r != "" {
+				hits = []spanHit{{rule: r, end: len(name)}}
+			}
+		}
+		if sc.memo != nil {
+			sc.memo[key] = hits
+		}
+	}
+	for _, h := range hits {
+		sc.found = append(sc.found, finding{rule: h.rule, field: field, text: name})
+	}
+}
+
+// matchEvery is match with every rule tried, whatever words the text
+// holds, over the plain and Latin views: for a detector of few rules.
+func (d *detector) matchEvery(s string) string {
+	v := textViews(s, 0)
+	for _, text := range []string{v.plain, v.latin} {
+		if text == "" {
+			continue
+		}
+		if r := d.matchView(text, ^uint64(0), false); r != "" {
+			return r
+		}
+	}
+	return ""
 }
 
 // scanName returns the rule a name-like text breaks, or "".
@@ -574,6 +628,7 @@ func (sc *toolScan) schema(path string, n *node) {
 				for j, name := range val.keys {
 					if key == "properties" {
 						sc.name(field+"."+name, name)
+						sc.property(field+"."+name, name)
 					}
 					sc.schema(field+"."+name, val.vals[j])
 				}

@@ -107,10 +107,17 @@ type lexiconSource struct{ words, parts string }
 
 // Lexicon combinations clauses use.
 var lexiconSets = map[string][]string{
-	"@transfer": {"transfer"},
-	"@read":     {"read"},
-	"@access":   {"read", "transfer", "access"},
-	"@handle":   {"read", "transfer", "open"},
+	"@intl_transfer": {"intl_transfer"},
+	"@private":       {"conv", "secret"},
+	"@secret":        {"secret"},
+	"@bulk":          {"bulk"},
+	"@source":        {"source"},
+	"@user":          {"user"},
+	"@silent":        {"silent"},
+	"@transfer":      {"transfer"},
+	"@read":          {"read"},
+	"@access":        {"read", "transfer", "access"},
+	"@handle":        {"read", "transfer", "open"},
 }
 
 // secretHint is a cheap check that a sentence may name a secret, run
@@ -186,7 +193,7 @@ var ruleSources = []ruleSource{
 		any: [][]string{
 			{`<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|(?:^|\s)#{2,}\s*(?:system|instruction)s?\b|\bbegin\s+(?:system|hidden)\s+(?:prompt|instructions?)`},
 			{"?you are now|from now on|act as|pretend|developer mode|jailbr|dan mode|do anything now|no longer", `\byou\s+are\s+now\s+(?:a|an|the|in|my|free|no\s+longer|dan|unrestricted|operating|acting|authori[sz]ed|allowed)\b|\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant|act|respond|behave|always)\b|\bact\s+as\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|developer|system|unrestricted|unfiltered|jailbroken|dan|superuser|god)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\bdeveloper\s+mode\b|\bjailbr(?:eak|oken)|\bdan\s+mode\b|\bdo\s+anything\s+now\b|\bno\s+longer\s+(?:bound|restricted)\b`},
-			{"?prompt|instructions|rules", `\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|send|include|copy|paste|write|tell\s+me)\b.{0,40}?\b(?:(?:your|the|its|full|entire|complete|hidden|original|initial|verbatim)\s+)*(?:system|developer|hidden|initial|original|secret)[\s_-]*(?:prompt\b|instructions|rules)`},
+			{"?prompt|instructions|rules", `\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|send|include|copy|paste|write|tell\s+me)\b.{0,40}?\b(?:(?:your|the|its|full|entire|complete|hidden|original|initial|verbatim)\s+)*(?:system|developer|hidden|initial|original|secret)[\s_-]*(?:prompt\b|instructions|rules)|(?:setup|set-up|configuration|internal|starting|operator)\s+(?:prompt\b|text\b)`},
 			{`\b(?:hidden|secret|real|true|override|overriding|priority|updated|new)\s+(?:system\s+)?instructions?(?:\s+for\s+(?:you|the\s+(?:assistant|ai|model|agent|llm)))?\s*[:\-]|\bsystem\s+(?:override|instruction|notice|alert|update|directive)\s*:|\b(?:hidden|secret)\s+(?:requirements?|rules?|directives?|tasks?|orders?|steps?|objectives?)\s*[:\-]`},
 			{`\bdu\s+bist\s+(?:jetzt|nun|ab\s+sofort)\b|\bab\s+(?:jetzt|sofort)\s+bist\s+du\b|\btu\s+so,?\s+als\b|\bsystem-?prompt\b.{0,30}\b(?:zeige|gib|verrate|nenne|sende|ignoriere)|\b(?:zeige|gib|verrate|nenne|sende)\b.{0,30}\bsystem-?(?:prompt|anweisung)|\bentwicklermodus\b`},
 			{`\btu\s+es\s+(?:maintenant|d[ée]sormais|dor[ée]navant)\b|\bvous\s+[êe]tes\s+(?:maintenant|d[ée]sormais)\b|\b[àa]\s+partir\s+de\s+maintenant,?\s+(?:tu|vous)\b|\b(?:fais|faites)\s+semblant\b|\bmode\s+d[ée]veloppeur\b|\b(?:r[ée]v[èe]le|r[ée]v[ée]lez|affiche|montre|donne)\b.{0,30}(?:prompt|instructions?|invite)\s+(?:du\s+)?syst[èe]me`},
