@@ -73,7 +73,7 @@ func buildCard(server string, tool *node, description string, root *node, s shap
 	}
 	card.Inputs = inputs
 	notice := ""
-	if cut != nil && len(cut.spans) > 0 {
+	if cut != nil && (len(cut.spans) > 0 || len(cut.left) > 0) {
 		notice = removedNote
 	}
 	fitCard(&card, notes, notice, requiredTotal)

@@ -68,14 +68,6 @@ func (nb *Neighbours) Digest() string {
 	return nb.digest
 }
 
-// Len is the number of other servers' tool names known.
-func (nb *Neighbours) Len() int {
-	if nb == nil {
-		return 0
-	}
-	return len(nb.tools)
-}
-
 // toolOf returns the server that lists a tool of the folded name, or "".
 func (nb *Neighbours) toolOf(folded string) string {
 	if nb == nil {
@@ -137,33 +129,17 @@ func isNameByte(c byte) bool {
 	return isASCIILetter(c) || isDigit(c) || c == '_' || c == '-' || c == '.' || c == ':' || c >= 0x80
 }
 
-// nameLike reports a word written as an identifier, not as prose.
+// nameLike reports a word written as an identifier, not as prose: it
+// holds a separator ("send_email", "send-email", "mail.send") or a capital
+// after a small letter ("sendEmail"). Prose hyphenation ("read-only")
+// counts only when a neighbour lists a tool of that name.
 func nameLike(w string) bool {
-	if strings.ContainsAny(w, "_.:") || strings.Contains(w, "-") && !isASCIIWordWithHyphens(w) {
+	if strings.ContainsAny(w, "_.:-") {
 		return true
 	}
 	for i := 1; i < len(w); i++ {
 		if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
 			return true
-		}
-	}
-	return false
-}
-
-// isASCIIWordWithHyphens reports prose words joined by hyphens
-// ("read-only", "up-to-date"): letters only, each part of two letters or
-// more, so "send-email" is prose unless a tool of that name exists... it
-// is: a hyphenated name counts when a neighbour lists it, and prose
-// hyphenation is common, so only parts longer than three letters count.
-func isASCIIWordWithHyphens(w string) bool {
-	for _, part := range strings.Split(w, "-") {
-		if len(part) < 4 {
-			return true
-		}
-		for i := 0; i < len(part); i++ {
-			if !isASCIILetter(part[i]) {
-				return false
-			}
 		}
 	}
 	return false

@@ -145,10 +145,10 @@ func bidiReversed(s string) (string, bool) {
 
 // backwardsWords are common English words spelled backwards ("eht",
 // "uoy"): a text holding several is English written backwards.
-var backwardsWords = map[string]bool{"eht": true, "dna": true, "uoy": true, "ruoy": true, "htiw": true, "siht": true, "taht": true, "yreve": true, "resu": true, "lla": true, "rof": true, "morf": true, "otni": true}
+var backwardsWords = map[string]bool{"ot": true, "ni": true, "fo": true, "si": true, "ti": true, "fi": true, "reven": true, "syawla": true, "dnes": true, "eht": true, "dna": true, "uoy": true, "ruoy": true, "htiw": true, "siht": true, "taht": true, "yreve": true, "resu": true, "lla": true, "rof": true, "morf": true, "otni": true}
 
 // rot13Words are common English words in rot13 ("gur", "lbh").
-var rot13Words = map[string]bool{"ba": true, "gb": true, "bs": true, "va": true, "vf": true, "vg": true, "vs": true, "gur": true, "naq": true, "lbh": true, "lbhe": true, "jvgu": true, "guvf": true, "gung": true, "rirel": true, "hfre": true, "nyy": true, "sbe": true, "sebz": true, "vagb": true, "abg": true, "arire": true}
+var rot13Words = map[string]bool{"ba": true, "gb": true, "bs": true, "va": true, "vf": true, "vg": true, "vs": true, "gur": true, "nal": true, "jvgubhg": true, "nyjnlf": true, "gurve": true, "cyrnfr": true, "gryy": true, "fraq": true, "crefba": true, "naq": true, "lbh": true, "lbhe": true, "jvgu": true, "guvf": true, "gung": true, "rirel": true, "hfre": true, "nyy": true, "sbe": true, "sebz": true, "vagb": true, "abg": true, "arire": true}
 
 // looksBackwards reports a text with two or more of backwardsWords.
 func looksBackwards(plain string) bool { return countWords(plain, backwardsWords) >= 2 }
@@ -166,7 +166,7 @@ func countWords(s string, set map[string]bool) int {
 		case letter && start < 0:
 			start = i
 		case !letter && start >= 0:
-			if i-start <= 5 && set[s[start:i]] {
+			if i-start <= 7 && set[s[start:i]] {
 				n++
 			}
 			start = -1

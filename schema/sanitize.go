@@ -29,14 +29,15 @@ var (
 // Sanitize turns untrusted provider prose into text a card may show. It
 // decodes HTML entities; strips control and format characters, HTML and
 // Markdown markup, code blocks and credentials in URLs; drops every sentence
-// holding an instruction-like lure; collapses whitespace; and keeps the first
+// holding an instruction-like lure or addressed to the model (see
+// addressesModel); collapses whitespace; and keeps the first
 // meaningful sentences that fit within maxChars characters, cutting a first
 // sentence that is too long on a word boundary. Only the first
 // min(MaxProseChars, 8*maxChars+200) characters are read: nothing later could
 // fit. cut counts the characters of s that the result leaves out. Text made
 // only of lures yields "".
 func Sanitize(s string, maxChars int) (clean string, cut int) {
-	return sanitize(s, maxChars, isLure, true)
+	return sanitize(s, maxChars, func(sentence string) bool { return isLure(sentence) || addressesModel(sentence) }, true)
 }
 
 // sanitize is Sanitize with the test for a lure sentence given (the card

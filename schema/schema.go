@@ -115,7 +115,7 @@ func (t *Tool) Prose(s string, maxChars int) (clean string, cut int) {
 		return Sanitize(s, maxChars)
 	}
 	total := utf8.RuneCountInString(s)
-	clean, _ = sanitize(t.cut.cut(s), maxChars, t.cut.lure, false)
+	clean, _ = sanitize(t.cut.cut(s), maxChars, t.cut.searchLure, false)
 	return clean, max(0, total-utf8.RuneCountInString(clean))
 }
 
