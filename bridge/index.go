@@ -72,6 +72,8 @@ type IndexResult struct {
 	// written: what the server printed as it was stopped (EPIPE traces)
 	// says nothing about it.
 	Interrupted bool
+
+	neighbours string // digest of the other servers' tool names the catalog was read with
 }
 
 // Index lists the named servers (all enabled ones when names is empty),
@@ -109,24 +111,35 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 		}
 	}
 
+	nn, err := storedNeighbours(ctx, cfg, st)
+	if err != nil {
+		return nil, err
+	}
 	results := make([]IndexResult, len(names))
 	var progressMu sync.Mutex // guards o.Progress
+	index := func(i int) {
+		results[i] = indexServer(ctx, cfg.Servers[names[i]], cfg.Bridge, st, ups, nn, &o)
+		if o.Progress != nil && !results[i].Interrupted {
+			progressMu.Lock()
+			fmt.Fprintln(o.Progress, results[i].String())
+			progressMu.Unlock()
+		}
+	}
 	g := new(errgroup.Group)
 	g.SetLimit(indexParallel)
-	for i, name := range names {
-		g.Go(func() error {
-			results[i] = indexServer(ctx, cfg.Servers[name], cfg.Bridge, st, ups, &o)
-			if o.Progress != nil && !results[i].Interrupted {
-				progressMu.Lock()
-				fmt.Fprintln(o.Progress, results[i].String())
-				progressMu.Unlock()
-			}
-			return nil
-		})
+	for i := range names {
+		g.Go(func() error { index(i); return nil })
 	}
 	g.Wait()
 	if err := ctx.Err(); err != nil {
 		return results, fmt.Errorf("indexing interrupted: %w", err)
+	}
+	// A server read before another's tools were listed in this run is read
+	// again, knowing them: its text may name them.
+	for i, r := range results {
+		if r.Err == nil && r.neighbours != nn.of(r.Server).Digest() {
+			index(i)
+		}
 	}
 	if all {
 		for _, name := range slices.Sorted(maps.Keys(cfg.Invalid)) {
@@ -150,7 +163,7 @@ func Index(ctx context.Context, cfg *config.File, st *store.Store, ups *upstream
 	return results, nil
 }
 
-func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *store.Store, ups *upstream.Pool, o *IndexOptions) IndexResult {
+func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *store.Store, ups *upstream.Pool, nn *neighbourNames, o *IndexOptions) IndexResult {
 	began := time.Now()
 	r := IndexResult{Server: s.Name}
 	fail := func(err error) IndexResult {
@@ -200,6 +213,8 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		return fail(err)
 	}
 	ingest.Pin = pinRule(bc, s.Name, pinned, o.Logger, time.Now)
+	ingest.Neighbours = nn.listed(s.Name, raws)
+	r.neighbours = ingest.Neighbours.Digest()
 	rep, err := search.Ingest(ctx, st, srv, raws, &ingest)
 	if err != nil {
 		return fail(err)

@@ -24,7 +24,8 @@ import (
 //     openWorldHint is on: a server that adds a tool able to delete or
 //     reach out adds what the user never saw;
 //   - a tool listed as its pin, or as the change already seen, keeps its
-//     pin as it is;
+//     pin as it is, unless its text reads as suspicious now and was never
+//     approved: then it is held;
 //   - a new definition is compared with the pin: it is held when mode
 //     holds it (strict: every change; risk: a change that raises the
 //     tool's risk) or its text is suspicious, and otherwise becomes the
@@ -58,7 +59,9 @@ func pinRule(bc config.Bridge, server string, serverPinned bool, logger *slog.Lo
 		if hash, _ := pinned.Current(); hash == t.Hash {
 			// Listed as already seen. A pin that is not held, though its
 			// text is suspicious and was never approved, was not written
-			// by this rule (the catalog was edited): it is held again.
+			// by this rule (the catalog was edited), or its text reads as
+			// suspicious only now (the detector knows other servers'
+			// tools, or has new rules): it is held again.
 			if !pinned.Held && suspicion != "" && pinned.ApprovedAt.IsZero() {
 				p := *pinned
 				p.Held, p.Reason = true, suspicion

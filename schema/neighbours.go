@@ -15,17 +15,20 @@ import (
 // are its own, whoever else lists them too.
 type Neighbours struct {
 	tools   map[string]string // folded tool name -> a server that lists it
+	own     map[string]bool   // the server's own tool names, lower-case, not folded
 	servers map[string]string // folded server name -> the server's name
 	digest  string
 }
 
 // NewNeighbours makes the neighbours of server from the tool names of
-// every server of the catalog, server's own included (they are left out).
+// every server of the catalog, server's own included. A name the server
+// lists itself is its own even when another lists it too; only its
+// exact spelling is (a look-alike it lists, "sеnd_email" with a Cyrillic
+// е, does not make another server's send_email its own).
 func NewNeighbours(server string, tools map[string][]string) *Neighbours {
-	nb := &Neighbours{tools: map[string]string{}, servers: map[string]string{}}
-	own := map[string]bool{}
+	nb := &Neighbours{tools: map[string]string{}, own: map[string]bool{}, servers: map[string]string{}}
 	for _, name := range tools[server] {
-		own[FoldName(name)] = true
+		nb.own[strings.ToLower(name)] = true
 	}
 	others := make([]string, 0, len(tools))
 	for s := range tools {
@@ -45,7 +48,7 @@ func NewNeighbours(server string, tools map[string][]string) *Neighbours {
 		for _, name := range names {
 			h.Write([]byte(name + "\x01"))
 			f := FoldName(name)
-			if f == "" || own[f] {
+			if f == "" || nb.own[strings.ToLower(name)] {
 				continue
 			}
 			if _, ok := nb.tools[f]; !ok {
@@ -58,22 +61,23 @@ func NewNeighbours(server string, tools map[string][]string) *Neighbours {
 	return nb
 }
 
-// Digest is a hash of the other servers' names and tool names: a
-// server's catalog read with neighbours of another digest may be flagged
-// differently, so it is normalized again.
+// Digest is a hash of the other servers' names and tool names, "" when
+// there are none: a server's catalog read with neighbours of another
+// digest may be flagged differently, so it is normalized again.
 func (nb *Neighbours) Digest() string {
-	if nb == nil {
+	if nb == nil || len(nb.servers) == 0 {
 		return ""
 	}
 	return nb.digest
 }
 
-// toolOf returns the server that lists a tool of the folded name, or "".
-func (nb *Neighbours) toolOf(folded string) string {
-	if nb == nil {
+// toolOf returns the server that lists a tool named as word, or "" when
+// none does or the server lists word itself.
+func (nb *Neighbours) toolOf(word string) string {
+	if nb == nil || nb.own[strings.ToLower(word)] {
 		return ""
 	}
-	return nb.tools[strings.ToLower(folded)]
+	return nb.tools[FoldName(word)]
 }
 
 // kindNouns name what a server offers; "the github server", "the slack
@@ -117,7 +121,7 @@ func (nb *Neighbours) namesTool(sentence string) bool {
 		if start >= 0 {
 			word := strings.Trim(sentence[start:i], ".:-")
 			start = -1
-			if len(word) >= 4 && nameLike(word) && nb.toolOf(FoldName(word)) != "" {
+			if len(word) >= 4 && nameLike(word) && nb.toolOf(word) != "" {
 				return true
 			}
 		}

@@ -68,6 +68,25 @@ func ScanCatalog(r io.Reader) (Report, error) {
 	return scanLines(lines), nil
 }
 
+// Listing is one server's tools as it listed them, for ScanListings.
+type Listing struct {
+	Server string
+	Tools  []json.RawMessage
+}
+
+// ScanListings is ScanCatalog over listings already read (a catalog the
+// bridge stored, say): each server's tools are normalized together and
+// checked against the others' names.
+func ScanListings(listings []Listing) Report {
+	var lines []scanLine
+	for _, l := range listings {
+		for _, raw := range l.Tools {
+			lines = append(lines, scanLine{server: l.Server, raw: raw})
+		}
+	}
+	return scanLines(lines)
+}
+
 func readScanLines(r io.Reader) ([]scanLine, error) {
 	var out []scanLine
 	dec := json.NewDecoder(r)

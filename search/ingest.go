@@ -26,6 +26,11 @@ type IngestOptions struct {
 	// Pin, if set, decides each stored tool's pin in the transaction that
 	// stores the catalog (see [store.Store.ReplacePinned]).
 	Pin store.PinRule
+	// Neighbours, if set, are the other servers of the bridge's catalog,
+	// whose tool names the poisoning detector checks the texts against
+	// (see [schema.Neighbours]). A listing read with other neighbours than
+	// the stored one is normalized again.
+	Neighbours *schema.Neighbours
 }
 
 // IngestReport says what Ingest did with one server's catalog.
@@ -70,6 +75,9 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 		srv.Bytes = rep.Bytes
 	}
 	srv.Listing = ListingDigest(raws)
+	if d := o.Neighbours.Digest(); d != "" {
+		srv.Listing += " " + d
+	}
 	same, err := st.TouchCatalog(ctx, srv)
 	if err != nil {
 		return nil, fmt.Errorf("ingesting catalog of %q: %w", srv.Name, err)
@@ -81,7 +89,7 @@ func Ingest(ctx context.Context, st *store.Store, srv store.Server, raws []json.
 		}
 	} else {
 		var made rowsMade
-		rows := catalogRows(srv.Name, raws, o.Consume, &made)
+		rows := catalogRows(srv.Name, raws, o.Consume, o.Neighbours, &made)
 		if o.Pin != nil {
 			err = st.ReplacePinned(ctx, srv, rows, o.Pin)
 		} else {
@@ -115,12 +123,12 @@ type rowsMade struct {
 // name, or a name already taken (a duplicate), is stored under a label
 // that says so, since stored names are unique per server. Once the rows
 // were read, made says what they were.
-func catalogRows(server string, raws []json.RawMessage, consume bool, made *rowsMade) iter.Seq2[store.Tool, error] {
+func catalogRows(server string, raws []json.RawMessage, consume bool, nb *schema.Neighbours, made *rowsMade) iter.Seq2[store.Tool, error] {
 	return func(yield func(store.Tool, error) bool) {
 		*made = rowsMade{}
 		taken := make(map[string]bool, len(raws))
 		stopped := false
-		refused := schema.NormalizeCatalog(server, raws, func(i int, t *schema.Tool) {
+		refused := schema.NormalizeCatalogWith(server, raws, &schema.CatalogOptions{Neighbours: nb}, func(i int, t *schema.Tool) {
 			if consume {
 				raws[i] = nil
 			}

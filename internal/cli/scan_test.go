@@ -44,7 +44,35 @@ func TestScanCommand(t *testing.T) {
 	}
 	t.Logf("laptop: %s", strings.TrimSpace(out.String()))
 
-	if err := Run(context.Background(), []string{"scan"}, nil, &out, &errOut); err == nil {
-		t.Error("scan without --catalog succeeded")
+	// No --catalog, and no stored catalog: the error says how to begin.
+	empty := t.TempDir()
+	err := Run(context.Background(), []string{"scan", "--config", filepath.Join(empty, "none.json"), "--db", filepath.Join(empty, "none.db")}, nil, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "capbridge") {
+		t.Errorf("scan with nothing stored: %v", err)
+	}
+}
+
+// TestScanLabelled: scan prints the labelled figures of issue 31's frozen
+// held-out set, read with its benign part as one catalog.
+func TestScanLabelled(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "poison")
+	var out, errOut bytes.Buffer
+	if err := Run(context.Background(), []string{"scan", "--catalog", filepath.Join(dir, "holdout2.jsonl"), "--catalog", filepath.Join(dir, "holdout2_benign.jsonl"), "--json"}, nil, &out, &errOut); err != nil {
+		t.Fatalf("scan: %v (stderr %s)", err, errOut.String())
+	}
+	var rep schema.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Labelled
+	if f == nil || f.Poisoned < 150 || f.Benign < 60 || f.ByTechnique["rot13"] == nil {
+		t.Fatalf("labelled figures %+v", f)
+	}
+	out.Reset()
+	if err := Run(context.Background(), []string{"scan", "--catalog", filepath.Join(dir, "holdout2.jsonl"), "--catalog", filepath.Join(dir, "holdout2_benign.jsonl")}, nil, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\nlabelled: 173 poisoned, ") {
+		t.Errorf("text report lacks the labelled line:\n%.600s", out.String())
 	}
 }
