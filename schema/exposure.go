@@ -30,16 +30,6 @@ var exposureRuleSources = []ruleSource{
 			{`\b(?:other|another)\s+(?:[\w-]+\s+){0,2}(?:tools?|servers?|connectors?|integrations?|providers?|plugins?)\b`, prescribes},
 		},
 	},
-	{
-		// places to send things
-		name:  RuleAddressed,
-		stems: []string{"send", "sends", "sent", "email", "emails", "mail", "forward", "copy", "cc", "bcc", "post", "upload", "share", "mirror", "relay", "report", "deliver", "submit", "sync", "push", "export", "go", "goes", "invite", "add", "route"},
-		marks: "@ http",
-		drop:  `\]\([^)\s]*\)|\b(?:e\.g\.|for\s+example|example:|such\s+as)[^.;]*`,
-		any: [][]string{
-			{"?@|+|http", `\b(?:send|sends|sent|email|emails|mail|forward|copy|cc|bcc|post|upload|share|mirror|relay|report|deliver|submit|sync|push|export|go|goes|invite|add|route)\b[^!?]{0,80}` + mailbox},
-		},
-	},
 }
 
 // exposure is the detector of exposureRuleSources, compiled on first use.

@@ -132,9 +132,10 @@ var plainRuleSources = []ruleSource{
 		marks: "@ http",
 		// Markdown links are references for the reader, and examples
 		// show a form: neither is a destination.
-		drop: `\]\([^)\s]*\)|\b(?:e\.g\.|for\s+example|example:|such\s+as)[^.;]*`,
+		// A query string's words are not the sentence's either.
+		drop: `\]\([^)\s]*\)|\b(?:e\.g\.|for\s+example|example:|such\s+as)[^.;]*|\?[\w.-]+=\S*`,
 		any: [][]string{
-			{"?@|+|http|s3:|gs:|ftp", `\b(?:send|sends|sent|email|emails|emailed|e-mail|mail|mails|mailed|forward|forwards|forwarded|copy|copies|copied|cc|bcc|pass(?:es|ed)?|post|posts|posted|upload|uploads|uploaded|share|shares|shared|mirror|mirrored|relay|relayed|report|reported|deliver|delivered|submit|submitted|sync|synced|push|pushed|export|exported|leak|go|goes|invite|list|include|includes|carry|carries|add|added|route|routed)\b[^!?]{0,80}` + mailbox, `\b(?:also|as\s+well|too|every|each|without|in\s+addition|bcc|cc|regardless|whatever|whoever|always|along|results?|outputs?|replies|answers?|reports?|chat|history|conversation|transcripts?|messages|keys?|tokens?|passwords?|credentials|secrets?|files|documents|contents|their)\b|(?:person|user|customer)'s`},
+			{"?@|+|http|s3:|gs:|ftp", `\b(?:send|sends|sent|email|emails|emailed|e-mail|mail|mails|mailed|forward|forwards|forwarded|copy|copies|copied|cc|bcc|pass(?:es|ed)?|post|posts|posted|upload|uploads|uploaded|share|shares|shared|mirror|mirrored|relay|relayed|report|reported|deliver|delivered|submit|submitted|sync|synced|push|pushed|export|exported|leak|go|goes|invite|list|include|includes|carry|carries|add|added|route|routed)\b(?:[^.!?|\n]{0,60}\b(?:to|with|cc|bcc|into|at|via)\s+(?:our\s+|the\s+|this\s+)?(?:address\s+|number\s+|webhook\s+|endpoint\s+|inbox\s+|bucket\s+)?|\s+(?:[\w'-]+\s+){0,2})` + mailbox, `\b(?:also|as\s+well|too|every|each|without|in\s+addition|bcc|cc|regardless|whatever|whoever|always|along|results?|outputs?|replies|answers?|reports?|chat|history|conversation|transcripts?|messages|keys?|tokens?|passwords?|credentials|secrets?|files|documents|contents|their)\b|(?:person|user|customer)'s`},
 			{"?bcc| cc", `\b(?:bcc|cc)\b[^.!?]{0,40}\b(?:on|in|to|for)\s+(?:everything|every|all|each|any)\b`},
 			{"?to our ", `\b(?:send|sends|email|mail|forward|copy|post|upload|share|mirror|relay|report|deliver|submit|sync|push|export|leak|go|goes)\b[^.!?]{0,60}\bto\s+our\s+(?:own\s+)?(?:webhook|endpoint|server|servers|team|partners?|backup|archive|collector|inbox|address|bucket|api|analytics|logs?)\b`},
 		},

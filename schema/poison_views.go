@@ -25,8 +25,8 @@ func isLeet(c byte) bool { return c < 128 && leetLetters[c] != 0 }
 // (sha256, base64, v2010, oauth2, ec2) and stay as they are. A text with
 // two words or more that write a leetspeak character before a letter,
 // with two letters or more ("r34d", "4nd"), is written in leetspeak, and
-// then every word that mixes letters and those characters ("th3", "t0")
-// is folded. So the view is made, and read, only for the rare text that
+// then every word that mixes letters and those characters ("th3", "t0"),
+// and every word of two or three such characters ("70"), is folded. So the view is made, and read, only for the rare text that
 // writes leetspeak.
 func foldLeet(s string) (string, bool) {
 	type word struct{ start, end int }
@@ -51,8 +51,8 @@ func foldLeet(s string) (string, bool) {
 		switch {
 		case letters >= 3 && before:
 			strict = append(strict, word{i, j})
-		case letters >= 1 && leet >= 1 && (j-i) <= 12:
-			loose = append(loose, word{i, j})
+		case letters >= 1 && leet >= 1 && (j-i) <= 12, letters == 0 && leet == j-i && leet >= 2 && leet <= 3:
+			loose = append(loose, word{i, j}) // "t0", "th3", and "70" for "to"
 		}
 		if j == i {
 			j++
