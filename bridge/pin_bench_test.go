@@ -82,7 +82,7 @@ func BenchmarkStoreLaptopPins(b *testing.B) {
 	servers, byServer := laptopByServer(b)
 	rows := map[string][]store.Tool{}
 	for _, s := range servers {
-		schema.NormalizeCatalog(s, byServer[s], func(_ int, t *schema.Tool) {
+		schema.NormalizeCatalog(s, byServer[s], nil, func(_ int, t *schema.Tool) {
 			rec, _ := json.Marshal(t.Record)
 			card, _ := json.Marshal(t.Card)
 			rows[s] = append(rows[s], store.Tool{Name: t.Record.Name, Hash: t.Record.Hash, Record: rec, Card: card,

@@ -32,7 +32,7 @@ const (
 func listed(t *testing.T, raw string, flags ...schema.Flag) *store.Tool {
 	t.Helper()
 	var tools []*schema.Tool
-	refused := schema.NormalizeCatalog("notes", []json.RawMessage{json.RawMessage(raw)},
+	refused := schema.NormalizeCatalog("notes", []json.RawMessage{json.RawMessage(raw)}, nil,
 		func(_ int, t *schema.Tool) { tools = append(tools, t) })
 	if len(tools) != 1 {
 		t.Fatalf("normalizing %s: refused %v", raw, refused)

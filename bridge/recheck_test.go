@@ -45,7 +45,7 @@ func TestServedCardKeepsBuiltCards(t *testing.T) {
 		}
 		cards, changed := 0, 0
 		for _, server := range order {
-			schema.NormalizeCatalog(server, byServer[server], func(_ int, tool *schema.Tool) {
+			schema.NormalizeCatalog(server, byServer[server], nil, func(_ int, tool *schema.Tool) {
 				cards++
 				if got := servedCard(tool.Card); !reflect.DeepEqual(got, tool.Card) {
 					changed++

@@ -12,6 +12,15 @@ import (
 // would run cannot be known, so neither is offered.
 const ReasonListedTwice = "listed twice with different definitions"
 
+// CatalogOptions configure [NormalizeCatalog]. A nil *CatalogOptions means
+// none.
+type CatalogOptions struct {
+	// Neighbours are the other servers of the bridge's catalog: text of
+	// this server's tools that names one of their tools, or tells how
+	// they must be used, is flagged (see [Neighbours]). Nil when unknown.
+	Neighbours *Neighbours
+}
+
 // NormalizeCatalog normalizes one server's whole tools/list in listing order.
 // Tools past the MaxCatalogTools-th, every tool from the one whose bytes take
 // the catalog past MaxCatalogBytes, and each tool Normalize refuses are
@@ -27,23 +36,8 @@ const ReasonListedTwice = "listed twice with different definitions"
 // then found listed twice, a first pass reads only the names: the few
 // tools whose name more than one listed tool carries are normalized ahead
 // to learn which names are listed twice with different definitions.
-// raws[i] is not read again after keep(i, ...).
-func NormalizeCatalog(server string, raws []json.RawMessage, keep func(i int, t *Tool)) (refused []Refusal) {
-	return NormalizeCatalogWith(server, raws, nil, keep)
-}
-
-// CatalogOptions configure [NormalizeCatalogWith]. A nil *CatalogOptions
-// means none.
-type CatalogOptions struct {
-	// Neighbours are the other servers of the bridge's catalog: text of
-	// this server's tools that names one of their tools, or tells how
-	// they must be used, is flagged (see [Neighbours]). Nil when unknown.
-	Neighbours *Neighbours
-}
-
-// NormalizeCatalogWith is [NormalizeCatalog] knowing what opts says of the
-// rest of the bridge's catalog.
-func NormalizeCatalogWith(server string, raws []json.RawMessage, opts *CatalogOptions, keep func(i int, t *Tool)) (refused []Refusal) {
+// raws[i] is not read again after keep(i, ...). opts may be nil.
+func NormalizeCatalog(server string, raws []json.RawMessage, opts *CatalogOptions, keep func(i int, t *Tool)) (refused []Refusal) {
 	var nb *Neighbours
 	if opts != nil {
 		nb = opts.Neighbours

@@ -102,7 +102,7 @@ func listedByServer(t testing.TB, name string) (lines [][]byte, servers []string
 
 // normalizeAll is NormalizeCatalog keeping every tool it makes.
 func normalizeAll(server string, raws []json.RawMessage) (tools []*Tool, refused []Refusal) {
-	refused = NormalizeCatalog(server, raws, func(_ int, t *Tool) { tools = append(tools, t) })
+	refused = NormalizeCatalog(server, raws, nil, func(_ int, t *Tool) { tools = append(tools, t) })
 	return tools, refused
 }
 

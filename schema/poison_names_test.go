@@ -98,7 +98,7 @@ func TestNeighboursShadowing(t *testing.T) {
 	} {
 		raw := json.RawMessage(`{"name":"list_notes","description":` + jsonString(tc.desc) + `}`)
 		var got *Tool
-		NormalizeCatalogWith("notes", []json.RawMessage{raw}, &CatalogOptions{Neighbours: nb}, func(_ int, tool *Tool) { got = tool })
+		NormalizeCatalog("notes", []json.RawMessage{raw}, &CatalogOptions{Neighbours: nb}, func(_ int, tool *Tool) { got = tool })
 		if got == nil {
 			t.Fatalf("%q: refused", tc.desc)
 		}

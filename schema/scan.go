@@ -150,7 +150,7 @@ func scanLines(lines []scanLine) Report {
 			raws[k] = lines[i].raw
 		}
 		done := make([]bool, len(idx))
-		refused := NormalizeCatalogWith(s, raws, &CatalogOptions{Neighbours: NewNeighbours(s, names)}, func(k int, t *Tool) {
+		refused := NormalizeCatalog(s, raws, &CatalogOptions{Neighbours: NewNeighbours(s, names)}, func(k int, t *Tool) {
 			out[idx[k]].tool, done[k] = t, true
 		})
 		// Refusals carry names, not positions: give each to the first

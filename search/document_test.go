@@ -48,7 +48,7 @@ func TestDocumentRepeatedSentences(t *testing.T) {
 			strings.ReplaceAll(what, " ", "_"), shared+" "+what+".")))
 	}
 	var docs []store.Doc
-	schema.NormalizeCatalog("acme", raws, func(_ int, tool *schema.Tool) { docs = append(docs, Document(tool)) })
+	schema.NormalizeCatalog("acme", raws, nil, func(_ int, tool *schema.Tool) { docs = append(docs, Document(tool)) })
 	if len(docs) != len(raws) {
 		t.Fatalf("%d documents from %d tools", len(docs), len(raws))
 	}
@@ -58,7 +58,7 @@ func TestDocumentRepeatedSentences(t *testing.T) {
 		}
 	}
 	var alone []store.Doc
-	schema.NormalizeCatalog("acme", raws[:1], func(_ int, tool *schema.Tool) { alone = append(alone, Document(tool)) })
+	schema.NormalizeCatalog("acme", raws[:1], nil, func(_ int, tool *schema.Tool) { alone = append(alone, Document(tool)) })
 	if len(alone) != 1 || !strings.Contains(alone[0].Desc, shared) {
 		t.Errorf("alone: %+v, want the description whole", alone)
 	}

@@ -128,7 +128,7 @@ func catalogRows(server string, raws []json.RawMessage, consume bool, nb *schema
 		*made = rowsMade{}
 		taken := make(map[string]bool, len(raws))
 		stopped := false
-		refused := schema.NormalizeCatalogWith(server, raws, &schema.CatalogOptions{Neighbours: nb}, func(i int, t *schema.Tool) {
+		refused := schema.NormalizeCatalog(server, raws, &schema.CatalogOptions{Neighbours: nb}, func(i int, t *schema.Tool) {
 			if consume {
 				raws[i] = nil
 			}

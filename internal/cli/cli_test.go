@@ -197,7 +197,7 @@ func storeDemoCatalog(t *testing.T, dbPath string) storedCatalog {
 			t.Fatal(err)
 		}
 		var tools []*schema.Tool
-		refusals := schema.NormalizeCatalog(server, raws, func(_ int, t *schema.Tool) { tools = append(tools, t) })
+		refusals := schema.NormalizeCatalog(server, raws, nil, func(_ int, t *schema.Tool) { tools = append(tools, t) })
 		var rows []store.Tool
 		for _, tool := range tools {
 			record, _ := json.Marshal(tool.Record)
