@@ -414,6 +414,9 @@ func (d *detector) match(s string, depth int) string {
 			return RulePayload
 		}
 	}
+	if v.obfuscated != "" {
+		return RuleObfuscated
+	}
 	return ""
 }
 

@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -148,7 +150,7 @@ func bidiReversed(s string) (string, bool) {
 var backwardsWords = map[string]bool{"ot": true, "ni": true, "fo": true, "si": true, "ti": true, "fi": true, "reven": true, "syawla": true, "dnes": true, "eht": true, "dna": true, "uoy": true, "ruoy": true, "htiw": true, "siht": true, "taht": true, "yreve": true, "resu": true, "lla": true, "rof": true, "morf": true, "otni": true}
 
 // rot13Words are common English words in rot13 ("gur", "lbh").
-var rot13Words = map[string]bool{"ba": true, "gb": true, "bs": true, "va": true, "vf": true, "vg": true, "vs": true, "gur": true, "nal": true, "jvgubhg": true, "nyjnlf": true, "gurve": true, "cyrnfr": true, "gryy": true, "fraq": true, "crefba": true, "naq": true, "lbh": true, "lbhe": true, "jvgu": true, "guvf": true, "gung": true, "rirel": true, "hfre": true, "nyy": true, "sbe": true, "sebz": true, "vagb": true, "abg": true, "arire": true}
+var rot13Words = map[string]bool{"ner": true, "na": true, "abj": true, "ba": true, "gb": true, "bs": true, "va": true, "vf": true, "vg": true, "vs": true, "gur": true, "nal": true, "jvgubhg": true, "nyjnlf": true, "gurve": true, "cyrnfr": true, "gryy": true, "fraq": true, "crefba": true, "naq": true, "lbh": true, "lbhe": true, "jvgu": true, "guvf": true, "gung": true, "rirel": true, "hfre": true, "nyy": true, "sbe": true, "sebz": true, "vagb": true, "abg": true, "arire": true}
 
 // looksBackwards reports a text with two or more of backwardsWords.
 func looksBackwards(plain string) bool { return countWords(plain, backwardsWords) >= 2 }
@@ -156,9 +158,9 @@ func looksBackwards(plain string) bool { return countWords(plain, backwardsWords
 // looksRot13 reports a text with two or more of rot13Words.
 func looksRot13(plain string) bool { return countWords(plain, rot13Words) >= 2 }
 
-// countWords counts the ASCII words of s found in set.
+// countWords counts the distinct ASCII words of s found in set.
 func countWords(s string, set map[string]bool) int {
-	n := 0
+	var seen []string
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		letter := i < len(s) && 'a' <= s[i] && s[i] <= 'z'
@@ -166,13 +168,13 @@ func countWords(s string, set map[string]bool) int {
 		case letter && start < 0:
 			start = i
 		case !letter && start >= 0:
-			if i-start <= 7 && set[s[start:i]] {
-				n++
+			if w := s[start:i]; i-start <= 7 && set[w] && !slices.Contains(seen, w) {
+				seen = append(seen, w)
 			}
 			start = -1
 		}
 	}
-	return n
+	return len(seen)
 }
 
 func reverseRunes(s string) string {
@@ -237,4 +239,108 @@ func unhex(c byte) byte {
 		return c - 'a' + 10
 	}
 	return c - 'A' + 10
+}
+
+// RuleObfuscated flags text written to read one way to a pattern and
+// another to a reader or a model (see obfuscated), whatever it says.
+const RuleObfuscated = "encoded.obfuscated"
+
+// englishWords are the commonest English words: a decoding that holds
+// several reads as English.
+var englishWords = map[string]bool{"are": true, "an": true, "now": true, "without": true, "the": true, "and": true, "to": true, "you": true, "your": true, "of": true, "in": true, "is": true, "for": true, "with": true, "this": true, "that": true, "all": true, "every": true, "user": true, "it": true, "on": true, "not": true, "do": true, "if": true, "any": true, "from": true, "into": true, "never": true, "always": true, "send": true, "tell": true}
+
+// obfuscated says how a text is written so that a reader, or a model,
+// reads what a pattern does not, or "": behind a bidi override, with
+// format characters inside its words, in rot13, backwards, as
+// percent-encoded prose, or in leetspeak. Real tools write none of these;
+// whatever the decoded text says, such a text is not there to describe a
+// tool.
+func obfuscated(nfkc, plain string) string {
+	switch {
+	case !isASCII(nfkc) && strings.ContainsAny(nfkc, "\u202e\u202d"):
+		return "a bidi override"
+	case hiddenInsideWords(nfkc) >= 2:
+		return "format characters inside words"
+	case looksRot13(plain) && readsBetter(rot13(plain), plain):
+		return "rot13"
+	case looksBackwards(plain) && readsBetter(reverseRunes(plain), plain):
+		return "text written backwards"
+	}
+	if p, ok := percentDecoded(plain); ok && strings.Count(p, " ") >= 4 && countWords(p, englishWords) >= 2 {
+		return "percent-encoded prose"
+	}
+	if strongLeetWords(plain) >= 3 {
+		return "leetspeak"
+	}
+	return ""
+}
+
+// readsBetter reports a decoding that holds two common English words or
+// more, and more than the text as written.
+func readsBetter(decoded, plain string) bool {
+	n := countWords(decoded, englishWords)
+	return n >= 2 && n > countWords(plain, englishWords)
+}
+
+// hiddenInsideWords counts the words with a hidden character between two
+// Latin letters ("i\u2060g\u2060n\u2060o\u2060r\u2060e"). Scripts that
+// join letters with ZWJ or ZWNJ by rule (Arabic, Persian, Indic) are not
+// Latin.
+func hiddenInsideWords(s string) int {
+	if isASCII(s) {
+		return 0
+	}
+	n := 0
+	var prev rune
+	inWord, counted, pending := false, false, false
+	for _, r := range s {
+		switch {
+		case hidden(r):
+			pending = inWord && isLatinLetter(prev)
+			continue
+		case isLatinLetter(r):
+			if pending && !counted {
+				n++
+				counted = true
+			}
+			inWord = true
+		default:
+			inWord, counted = false, false
+		}
+		pending = false
+		prev = r
+	}
+	return n
+}
+
+func isLatinLetter(r rune) bool {
+	return r < utf8.RuneSelf && isASCIILetter(byte(r)) || r >= 0xC0 && r < 0x250 && unicode.IsLetter(r)
+}
+
+// strongLeetWords counts the words of s that write a leetspeak digit right
+// before a letter and hold two letters or more ("r34d", "4nd"); a word of
+// hex digits (an id's "45f2") is not one.
+func strongLeetWords(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		j := i
+		letters, before, hexOnly := 0, false, true
+		for j < len(s) && (isASCIILetter(s[j]) || isDigit(s[j]) || s[j] == '$') {
+			if isASCIILetter(s[j]) {
+				letters++
+			} else if isDigit(s[j]) && isLeet(s[j]) && j+1 < len(s) && isASCIILetter(s[j+1]) {
+				before = true // a digit: "$" starts template variables ($from, $interval)
+			}
+			hexOnly = hexOnly && isHexByte(s[j])
+			j++
+		}
+		if letters >= 2 && before && !hexOnly {
+			n++
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	return n
 }

@@ -159,6 +159,9 @@ type views struct {
 	latin   string   // plain with look-alike letters folded to Latin; "" when the same as plain
 	tight   string   // latin (or plain) with spaced-out letters joined; "" when none
 	decoded []string // base64, hex, tag-character, reversed, rot13 and percent-encoded payloads (see turnedPayloads)
+	// obfuscated says how the text is written to read one way to a
+	// pattern and another to a reader ("" when it is not; see obfuscated).
+	obfuscated string
 }
 
 // textViews normalizes s for matching. depth bounds nested decoding.
@@ -174,11 +177,15 @@ func textViews(s string, depth int) views {
 			v.decoded = append(v.decoded, r)
 		}
 	}
+	raw := nfkc
 	nfkc = stripHidden(nfkc)
 	if depth > 0 {
 		v.decoded = append(v.decoded, blobPayloads(nfkc)...)
 	}
 	v.plain = collapseSpace(strings.ToLower(nfkc))
+	if depth > 0 {
+		v.obfuscated = obfuscated(raw, v.plain)
+	}
 	if !isASCII(v.plain) {
 		if l := foldLatin(v.plain, collapseSpace(nfkc)); l != v.plain {
 			v.latin = l
