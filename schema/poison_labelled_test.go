@@ -64,8 +64,8 @@ func TestLabelledSets(t *testing.T) {
 		minHeld, maxLure       int // poisoned tools
 		maxBenignHeld, maxLost int
 	}{
-		{"holdout2", []string{"holdout2.jsonl", "holdout2_benign.jsonl"}, 153, 16, 0, 0},
-		{"tune", []string{"tune.jsonl", "tune_benign.jsonl"}, 131, 5, 0, 1},
+		{"holdout2", []string{"holdout2.jsonl", "holdout2_benign.jsonl"}, 167, 5, 0, 0},
+		{"tune", []string{"tune.jsonl", "tune_benign.jsonl"}, 133, 3, 0, 1},
 		{"tune2", []string{"tune2.jsonl", "tune2_benign.jsonl"}, 69, 0, 0, 0},
 	} {
 		t.Run(tc.label, func(t *testing.T) {
