@@ -122,8 +122,9 @@ func inputEnum(root, n *node, cut *spanCutter) []string {
 }
 
 // enumValues lists up to maxEnumValues enum values as strings, skipping any
-// that sanitizing would change (a card never shows a value it altered) and
-// any the detector flagged.
+// that sanitizing would change (a card never shows a value it altered),
+// any the detector flagged and any that addresses the model (recorded as
+// left out).
 func enumValues(n *node, cut *spanCutter) []string {
 	var out []string
 	for _, v := range arrayItems(n.get("enum")) {
@@ -133,7 +134,10 @@ func enumValues(n *node, cut *spanCutter) []string {
 		text := v.text
 		switch v.kind {
 		case kindString:
-			if clean, _ := Sanitize(text, maxEnumChars); clean != text || cut.flagged(text) {
+			if cut.flagged(text) || cut.addressed(text) {
+				continue
+			}
+			if clean, _ := Sanitize(text, maxEnumChars); clean != text {
 				continue
 			}
 		case kindNumber:

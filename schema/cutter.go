@@ -81,6 +81,18 @@ func (c *spanCutter) judge(sentence string, read bool) bool {
 	return true
 }
 
+// addressed reports an enum value that addresses the model (see
+// addressesModel), and records it as left out.
+func (c *spanCutter) addressed(value string) bool {
+	if !strings.ContainsAny(value, " \t") || !addressesModel(value) {
+		return false // one word addresses no one
+	}
+	if c != nil {
+		c.left = append(c.left, value)
+	}
+	return true
+}
+
 // searchLure is the lure test for search text, which no model reads: a
 // sentence the detector read was judged already, and nothing is recorded.
 func (c *spanCutter) searchLure(sentence string) bool {
