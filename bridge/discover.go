@@ -211,7 +211,7 @@ func (b *Server) cards(results []search.Result) []match {
 			b.logger.Warn("stored card unreadable; skipping it", "server", t.Server, "tool", t.Name, "err", err)
 			continue
 		}
-		c = b.served.card(t.Card, c)
+		c = b.served.card(t.Card, c, t.CardSum, b.logger, t.Server, t.Name)
 		out = append(out, match{
 			card: card{
 				Name:       cutRunes(c.Name, maxNameChars),

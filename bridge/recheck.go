@@ -4,15 +4,20 @@ package bridge
 // the bridge itself writes. The catalog is a file that any process running
 // as the user may edit: one set held=0 on a suspicious tool's pin and wrote
 // the raw lure into its card's summary, and the next discovery served both.
-// So a tool is served only when its stored row agrees with its pin, and its
-// card is sanitized again, by schema's sanitizer, as it is served. This
-// catches edits that leave the catalog inconsistent; a writer who rewrites
-// every row consistently (definition, flags, pin and approval together) is
-// beyond it, and README says so.
+// So a tool is served only when its stored row agrees with its pin, and a
+// card that is not the one the store wrote (its bytes do not match the
+// card_sum stored beside it) is sanitized again, by schema's sanitizer, as
+// it is served, and logged. Cards that match are not: running the lure
+// detector over every served card would load it into serve, 12 to 25 MiB
+// of peak RSS over 5,000 tools (capbridge bench), past serve's 60 MiB
+// target. These checks catch edits that leave the catalog inconsistent; a
+// writer who rewrites every row consistently (card and sum, definition,
+// flags, pin and approval together) is beyond them, and README says so.
 
 import (
 	"context"
 	"crypto/sha256"
+	"log/slog"
 	"sync"
 	"unicode/utf8"
 
@@ -120,20 +125,24 @@ func servedCard(c schema.Card) schema.Card {
 // maxServedCards bounds the cards [servedCards] remembers: about 1 KB each.
 const maxServedCards = 1024
 
-// servedCards remembers the cards sanitized for serving, by the SHA-256 of
-// the stored card's bytes: sanitizing again costs about 1.3 ms of CPU a
-// discovery of five cards (the lure detector reads every sentence), paid
-// once per stored card this way. A card edited in the catalog has other
-// bytes, and is sanitized anew. The zero value is ready to use.
+// servedCards remembers the cards sanitized again for serving, by the
+// SHA-256 of the stored card's bytes: sanitizing costs about 0.3 ms of CPU
+// a card (the lure detector reads every sentence), paid once per edited
+// card this way. The zero value is ready to use.
 type servedCards struct {
 	mu    sync.Mutex
 	cards map[[sha256.Size]byte]schema.Card // guarded by mu; never changed once stored
 	order [][sha256.Size]byte               // guarded by mu; oldest first
 }
 
-// card returns servedCard(c) for the stored card raw decoded as c. The
-// card it returns is shared: its slices must not be changed.
-func (s *servedCards) card(raw []byte, c schema.Card) schema.Card {
+// card returns the card to serve for the stored card raw, decoded as c,
+// whose sum the store kept as sum: c itself when raw is the card the
+// store wrote, else servedCard(c), logged once per card. The card it
+// returns may be shared: its slices must not be changed.
+func (s *servedCards) card(raw []byte, c schema.Card, sum string, logger *slog.Logger, server, tool string) schema.Card {
+	if sum != "" && store.CardSum(raw) == sum {
+		return c
+	}
 	key := sha256.Sum256(raw)
 	s.mu.Lock()
 	served, ok := s.cards[key]
@@ -141,6 +150,8 @@ func (s *servedCards) card(raw []byte, c schema.Card) schema.Card {
 	if ok {
 		return served
 	}
+	logger.Warn("a stored card is not the one the store wrote (the catalog was changed outside capbridge?); serving it sanitized again",
+		"server", server, "tool", tool)
 	served = servedCard(c)
 	s.mu.Lock()
 	defer s.mu.Unlock()

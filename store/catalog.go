@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"iter"
@@ -54,6 +56,17 @@ type Tool struct {
 	// it; ReplaceCatalog ignores what the caller sets. It is the key of the
 	// embedding cache.
 	ContentHash string
+	// CardSum is [CardSum] of Card as the store wrote it; the store
+	// computes it, and ReplaceCatalog ignores what the caller sets. A tool
+	// read back whose Card does not match it was changed outside the store.
+	CardSum string
+}
+
+// CardSum is the SHA-256, in hex, that the store keeps of a card it
+// writes.
+func CardSum(card []byte) string {
+	sum := sha256.Sum256(card)
+	return hex.EncodeToString(sum[:])
 }
 
 // StateStored is the server state ReplaceCatalog records when srv.State is empty.

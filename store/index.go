@@ -65,6 +65,40 @@ type indexWriter struct {
 	// dirty says a search row was added or removed: the search index
 	// needs merging (see optimizeSearch).
 	dirty bool
+	// cardSums says tools.card_sum exists (migration 15): tool rows are
+	// written with their card's sum.
+	cardSums bool
+}
+
+// cardSumColumn, cardSumValue and cardSumSet are the parts of the tool
+// statements that write card_sum as parameter n, when it exists.
+func (w *indexWriter) cardSumColumn() string {
+	if !w.cardSums {
+		return ""
+	}
+	return ", card_sum"
+}
+
+func (w *indexWriter) cardSumValue(n int) string {
+	if !w.cardSums {
+		return ""
+	}
+	return fmt.Sprintf(", ?%d", n)
+}
+
+func (w *indexWriter) cardSumSet(n int) string {
+	if !w.cardSums {
+		return ""
+	}
+	return fmt.Sprintf(", card_sum = ?%d", n)
+}
+
+// withCardSum returns args with card's sum after them when card_sum exists.
+func (w *indexWriter) withCardSum(card []byte, args ...any) []any {
+	if !w.cardSums {
+		return args
+	}
+	return append(args, CardSum(card))
 }
 
 func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
@@ -74,6 +108,9 @@ func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
 		return nil, err
 	}
 	if w.postings, err = hasTable(ctx, tx, "word_postings"); err != nil {
+		return nil, err
+	}
+	if w.cardSums, err = hasColumn(ctx, tx, "tools", "card_sum"); err != nil {
 		return nil, err
 	}
 	prepare := func(dst **sql.Stmt, query string) {
@@ -89,13 +126,13 @@ func newIndexWriter(ctx context.Context, tx *sql.Tx) (*indexWriter, error) {
 	// doc_len as migration 5 defines it.
 	prepare(&w.insertTool, `
 INSERT INTO tools (server, name, hash, record, card, refusal, content_hash,
-	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, doc_len)
+	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, doc_len`+w.cardSumColumn()+`)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
-	CASE WHEN ?6 = '' THEN length(?8) + length(?9) + length(?10) + length(?11) + length(?12) END)`)
+	CASE WHEN ?6 = '' THEN length(?8) + length(?9) + length(?10) + length(?11) + length(?12) END`+w.cardSumValue(13)+`)`)
 	prepare(&w.updateTool, `
 UPDATE tools SET hash = ?1, record = ?2, card = ?3, refusal = ?4, content_hash = ?5,
 	doc_name = ?6, doc_desc = ?7, doc_params = ?8, doc_param_descs = ?9, doc_enums = ?10,
-	doc_len = CASE WHEN ?4 = '' THEN length(?6) + length(?7) + length(?8) + length(?9) + length(?10) END
+	doc_len = CASE WHEN ?4 = '' THEN length(?6) + length(?7) + length(?8) + length(?9) + length(?10) END`+w.cardSumSet(12)+`
 WHERE id = ?11`)
 	prepare(&w.deleteTool, "DELETE FROM tools WHERE id = ?")
 	prepare(&w.insertWords, `
@@ -155,8 +192,8 @@ func (w *indexWriter) replace(ctx context.Context, server string, old []storedDo
 					return err
 				}
 			}
-			if _, err := w.updateTool.ExecContext(ctx, t.Hash, t.Record, t.Card, t.Refusal, hash,
-				t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id); err != nil {
+			if _, err := w.updateTool.ExecContext(ctx, w.withCardSum(t.Card, t.Hash, t.Record, t.Card, t.Refusal, hash,
+				t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums, o.id)...); err != nil {
 				return fmt.Errorf("updating tool %q: %w", t.Name, err)
 			}
 			if keep {
@@ -198,8 +235,8 @@ func keepsIndex(o storedDoc, t Tool, hash string) bool {
 }
 
 func (w *indexWriter) insert(ctx context.Context, server string, t Tool, hash string) (int64, error) {
-	res, err := w.insertTool.ExecContext(ctx, server, t.Name, t.Hash, t.Record, t.Card, t.Refusal, hash,
-		t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums)
+	res, err := w.insertTool.ExecContext(ctx, w.withCardSum(t.Card, server, t.Name, t.Hash, t.Record, t.Card, t.Refusal, hash,
+		t.Doc.Name, t.Doc.Desc, t.Doc.Params, t.Doc.ParamDescs, t.Doc.Enums)...)
 	if err != nil {
 		return 0, fmt.Errorf("inserting tool %q: %w", t.Name, err)
 	}
@@ -347,6 +384,16 @@ func hasVectorTable(ctx context.Context, q querier) (bool, error) {
 }
 
 // hasTable reports whether table name exists.
+// hasColumn reports whether table has the column name.
+func hasColumn(ctx context.Context, q querier, table, name string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, name).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("looking for column %s.%s: %w", table, name, err)
+	}
+	return n > 0, nil
+}
+
 func hasTable(ctx context.Context, q querier, name string) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx,

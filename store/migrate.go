@@ -248,14 +248,50 @@ CREATE TABLE learned (
 ) STRICT;
 CREATE INDEX learned_by_tool ON learned (server, tool);
 `,
+	// 15: the SHA-256 of each tool's card as the store wrote it, so that
+	// a card changed outside the store (another process editing the file)
+	// can be told from the one written (see Tool.CardSum). The Go half,
+	// sumCards, fills it for the cards stored before.
+	`
+ALTER TABLE tools ADD COLUMN card_sum TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same
 // transaction: the part of migration v that SQL alone cannot do. Append
 // only, as migrations.
 var migrationCode = map[int]func(context.Context, *sql.Tx) error{
-	7: reindex,
-	9: buildPostings,
+	7:  reindex,
+	9:  buildPostings,
+	15: sumCards,
+}
+
+// sumCards writes the card_sum of every stored card (migration 15).
+func sumCards(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id, card FROM tools WHERE card IS NOT NULL")
+	if err != nil {
+		return fmt.Errorf("reading cards: %w", err)
+	}
+	sums := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var card []byte
+		if err := rows.Scan(&id, &card); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading cards: %w", err)
+		}
+		sums[id] = CardSum(card)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading cards: %w", err)
+	}
+	for id, sum := range sums {
+		if _, err := tx.ExecContext(ctx, "UPDATE tools SET card_sum = ? WHERE id = ?", sum, id); err != nil {
+			return fmt.Errorf("writing card sums: %w", err)
+		}
+	}
+	return nil
 }
 
 // toolText is a searchable tool's id and stored texts.

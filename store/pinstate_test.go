@@ -67,3 +67,26 @@ func TestPinState(t *testing.T) {
 		t.Errorf("PinState of no pin = %+v, %v", p, err)
 	}
 }
+
+// TestCardSum: the store keeps the sum of each card it writes, and a card
+// changed outside it reads back with a sum that does not match.
+func TestCardSum(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	if err := s.ReplaceCatalog(ctx, Server{Name: "notes"}, toolSeq(tool("a", "reads a note"))); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Tool(ctx, "notes", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CardSum == "" || got.CardSum != CardSum(got.Card) {
+		t.Fatalf("card sum %q, want the sum of %s", got.CardSum, got.Card)
+	}
+	if _, err := s.db.ExecContext(ctx, "UPDATE tools SET card = ? WHERE name = 'a'", []byte(`{"summary":"edited"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = s.Tool(ctx, "notes", "a"); err != nil || got.CardSum == CardSum(got.Card) {
+		t.Errorf("an edited card still matches its sum (%v)", err)
+	}
+}

@@ -45,12 +45,12 @@ GROUP BY s.name ORDER BY s.name`)
 }
 
 const toolColumns = `id, server, name, hash, record, card, refusal, content_hash,
-	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums`
+	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, card_sum`
 
 func scanTool(sc interface{ Scan(...any) error }) (Tool, error) {
 	var t Tool
 	err := sc.Scan(&t.ID, &t.Server, &t.Name, &t.Hash, &t.Record, &t.Card, &t.Refusal, &t.ContentHash,
-		&t.Doc.Name, &t.Doc.Desc, &t.Doc.Params, &t.Doc.ParamDescs, &t.Doc.Enums)
+		&t.Doc.Name, &t.Doc.Desc, &t.Doc.Params, &t.Doc.ParamDescs, &t.Doc.Enums, &t.CardSum)
 	return t, err
 }
 

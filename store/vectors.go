@@ -223,7 +223,7 @@ func (s *Store) ToolsWithoutVectors(ctx context.Context) ([]Tool, error) {
 	}
 	rows, err := s.db.QueryContext(ctx, `
 SELECT id, server, name, hash, NULL, NULL, refusal, content_hash,
-	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums
+	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, ''
 FROM tools WHERE refusal = '' AND id NOT IN (SELECT rowid FROM tool_vectors) ORDER BY id`)
 	if err != nil {
 		return nil, s.wrap("listing tools without vectors", err)
