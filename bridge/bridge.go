@@ -81,6 +81,7 @@ type Server struct {
 	features   *features      // the prompts, resources and templates offered
 	subs       *subscriptions // resource subscriptions passed on
 	learner    *learner
+	relists    *relister // list_changed notifications, folded into re-lists
 	server     *mcp.Server
 	calls      chan store.Call    // telemetry waiting for the recorder; closed by Close
 	runs       context.Context    // done once CancelRuns is called: runs in flight end
@@ -157,6 +158,7 @@ func New(cfg *config.File, st *store.Store, opts *Options) (*Server, error) {
 	b.features = &features{b: b}
 	b.subs = &subscriptions{b: b}
 	b.learner = newLearner(b.searcher, o.Logger, o.Now)
+	b.relists = newRelister(b.indexer.request, o.Logger, RelistInterval)
 	b.server = b.newServer(o.Version)
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -245,12 +247,13 @@ func (b *Server) IndexMissing(ctx context.Context) {
 
 // ToolsChanged is told that server's tool listing changed (on connect or
 // notifications/tools/list_changed): its next run is checked against a fresh
-// listing and its catalog is re-indexed in the background.
+// listing and its catalog is re-indexed in the background, at most once a
+// [RelistInterval] (see relister).
 func (b *Server) ToolsChanged(server string) {
 	b.mu.Lock()
 	delete(b.verified, server)
 	b.mu.Unlock()
-	b.indexer.request(server)
+	b.relists.changed(server)
 }
 
 // FeaturesChanged is told that server's prompts or resources changed
@@ -320,6 +323,7 @@ func (b *Server) Close() error {
 		close(b.calls)
 	}
 	b.mu.Unlock()
+	b.relists.close()
 	b.stop()
 	b.wg.Wait()
 	if b.ownsUps {

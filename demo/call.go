@@ -53,6 +53,8 @@ func (s *server) call(ctx context.Context, tool string, req *mcp.CallToolRequest
 		return hugeAnswer(f.N, n), nil
 	case FaultSchemaChange:
 		defer s.changeSchema(tool)
+	case FaultFlood:
+		defer s.floodOnce(f.N)
 	}
 	switch tool {
 	case statsToolName:

@@ -86,6 +86,9 @@
 //	                  the system), structured (structured content ordering the
 //	                  assistant), needs-input (an error result shaped as capbridge's
 //	                  needs_input), footer (a line shaped as its truncation footer)
+//	list-changed-flood[:N]  after the first tools/call, send N (default 3,000)
+//	                  notifications/tools/list_changed, one a millisecond, the catalog unchanged
+//	                  (stdio only); demo_stats counts the listings that follow
 //
 // Whatever the fault, the server logs [CancelledLog] when the client cancels
 // a request with notifications/cancelled.

@@ -38,7 +38,12 @@ const (
 	FaultListedTwice  FaultMode = "listed-twice"
 	FaultSlowStart    FaultMode = "slow-start"
 	FaultInject       FaultMode = "inject"
+	FaultFlood        FaultMode = "list-changed-flood"
 )
+
+// DefaultFlood is how many notifications list-changed-flood sends when no
+// count is given.
+const DefaultFlood = 3000
 
 // DefaultHugeBytes is the size of a huge answer when none is given.
 const DefaultHugeBytes = 20 << 20
@@ -50,7 +55,8 @@ const maxBigCatalog = 100_000
 type Fault struct {
 	Mode FaultMode
 	// N is the call that crashes (crash-on-call, from 1), the number of
-	// tools (big-catalog) or the answer's size in bytes (huge).
+	// tools (big-catalog), the answer's size in bytes (huge) or the
+	// notifications sent (list-changed-flood).
 	N int
 	// Delay is how long a slow server sleeps before answering, or a
 	// slow-start one before it reads its first message.
@@ -67,7 +73,7 @@ func (f Fault) String() string {
 		return fmt.Sprintf("%s:%s", f.Mode, f.Delay)
 	case FaultInject:
 		return fmt.Sprintf("%s:%s", f.Mode, f.Inject)
-	case FaultCrashOnCall, FaultHuge, FaultBigCatalog:
+	case FaultCrashOnCall, FaultHuge, FaultBigCatalog, FaultFlood:
 		return fmt.Sprintf("%s:%d", f.Mode, f.N)
 	}
 	return string(f.Mode)
@@ -102,6 +108,8 @@ func ParseFault(s string) (Fault, error) {
 		return withCount(f, arg, hasArg, 1, 1, maxBigCatalog)
 	case FaultHuge:
 		return withCount(f, arg, hasArg, DefaultHugeBytes, 1, 1<<30)
+	case FaultFlood:
+		return withCount(f, arg, hasArg, DefaultFlood, 1, 1_000_000)
 	case FaultBigCatalog:
 		if !hasArg {
 			return Fault{}, fmt.Errorf("fault big-catalog needs a tool count, as in big-catalog:5000")
@@ -131,6 +139,6 @@ func faultNames() []string {
 		string(FaultGarbage), string(FaultHang), string(FaultSlow) + ":DURATION",
 		string(FaultHuge) + "[:BYTES]", string(FaultPagesForever), string(FaultSchemaChange),
 		string(FaultBigCatalog) + ":N", string(FaultListedTwice), string(FaultSlowStart) + ":DURATION",
-		string(FaultInject) + ":" + strings.Join(Injections(), "|"),
+		string(FaultInject) + ":" + strings.Join(Injections(), "|"), string(FaultFlood) + "[:N]",
 	}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// FeaturesReload, when set, brings Features to serve in place of the
 	// current ones, each as it arrives.
 	FeaturesReload <-chan *Features
+
+	// flood writes n notifications/tools/list_changed (stdio only; see
+	// ServeStdio).
+	flood func(n int)
 }
 
 // withDefaults returns a copy of opts with every default filled in.
@@ -144,6 +148,8 @@ type server struct {
 	calls   map[string]int    // guarded by mu: tools/call requests per tool
 	changed bool              // guarded by mu: the schema-change fault has fired
 	feats   *features         // nil without Options.Features; its fields are guarded by mu
+	flooded bool              // guarded by mu: the list-changed-flood fault has fired
+	lists   int               // guarded by mu: tools/list requests for a first page
 }
 
 // register adds one tool to the SDK server so that it dispatches its calls.
@@ -203,6 +209,11 @@ func (s *server) listing(next mcp.MethodHandler) mcp.MethodHandler {
 		var cursor string
 		if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && p != nil {
 			cursor = p.Cursor
+		}
+		if cursor == "" {
+			s.mu.Lock()
+			s.lists++
+			s.mu.Unlock()
 		}
 		return s.page(cursor)
 	}

@@ -51,6 +51,9 @@ func ServeStdio(ctx context.Context, stdin io.ReadCloser, stdout io.Writer, opts
 			return ctx.Err()
 		}
 	}
+	if o.Fault.Mode == FaultFlood {
+		o.flood = out.flood
+	}
 	return Serve(ctx, &mcp.IOTransport{Reader: stdin, Writer: out}, &o)
 }
 

@@ -36,6 +36,8 @@ Fault modes (--fault MODE, or the environment variable CAPBRIDGE_DEMO_FAULT):
                     required input and notifications/tools/list_changed is sent
   big-catalog:N     serve N synthetic tools (~3.15 KB each) instead of the catalog
   listed-twice      serve a catalog that lists a name twice as it is written
+  list-changed-flood[:N]  after the first tools/call, send N (default 3000)
+                    notifications/tools/list_changed, one a millisecond (stdio only)
   slow-start:DURATION  read nothing for DURATION before serving
   inject:KIND       put a hostile payload into every answer: tag, resource,
                     structured, needs-input or footer
