@@ -121,7 +121,8 @@ func (l *learner) ran(session any, act action, res *mcp.CallToolResult) {
 
 // runWeight is how much a run answered with res says (see the weights
 // above); ok is false for an answer that says nothing of the tool: an
-// expired or unknown action id, or a definition that changed.
+// expired or unknown action id, a definition that changed, or a call
+// cancelled by capbridge shutting down.
 func runWeight(res *mcp.CallToolResult) (weight float64, ok bool) {
 	if res == nil {
 		return 0, false
@@ -138,7 +139,7 @@ func runWeight(res *mcp.CallToolResult) (weight float64, ok bool) {
 		}
 	}
 	switch ans.Status {
-	case statusExpired, statusUnknownAction, statusSchemaChanged:
+	case statusExpired, statusUnknownAction, statusSchemaChanged, statusCancelled:
 		return 0, false
 	case statusInvalidParams, statusNeedsInput:
 		return weightNeedsFix, true

@@ -83,6 +83,7 @@ func TestRunWeight(t *testing.T) {
 		{"expired", failure(statusExpired, msgExpired), 0, false},
 		{"schema changed", failure(statusSchemaChanged, msgSchemaChanged), 0, false},
 		{"unknown action", failure(statusUnknownAction, msgUnknownAction), 0, false},
+		{"cancelled by shutdown", failure(statusCancelled, "shutting down"), 0, false},
 	} {
 		if w, ok := runWeight(tt.res); w != tt.weight || ok != tt.ok {
 			t.Errorf("%s: runWeight = %v, %v; want %v, %v", tt.name, w, ok, tt.weight, tt.ok)
