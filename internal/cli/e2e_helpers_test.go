@@ -104,7 +104,7 @@ type serverEntry struct {
 
 // demoUpstream runs `capbridge demo-server flags...` as an upstream server.
 func demoUpstream(flags ...string) serverEntry {
-	return serverEntry{Command: os.Args[0], Args: append([]string{"demo-server"}, flags...), Env: map[string]string{asCapbridge: "1"}}
+	return serverEntry{Command: os.Args[0], Args: append([]string{"demo-server"}, flags...), Env: map[string]string{asCapbridge: "1", "GORACE": noExitSleep}}
 }
 
 var npmInstall struct {
