@@ -198,7 +198,16 @@ func (b *Server) newServer(version string) *mcp.Server {
 		Instructions: "capbridge connects you to many tools through two: discover_capability finds one for a task " +
 			"and run_capability runs it. Discover first whenever a task may need a tool or data you do not have.",
 		// Prompts, resources and completions are declared by
-		// featuresMiddleware, for what the configured servers offer.
+		// featuresMiddleware, for what the configured servers offer. go-sdk
+		// is told they may be there from the start: it accepts a session's
+		// subscriptions/listen for prompts and resources list_changed only
+		// while its own capabilities include them, and a session may open
+		// that stream before the catalog's prompts are first offered.
+		Capabilities: &mcp.ServerCapabilities{
+			Logging:   &mcp.LoggingCapabilities{},
+			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+		},
 		CompletionHandler:  b.complete,
 		SubscribeHandler:   b.subs.subscribe,
 		UnsubscribeHandler: b.subs.unsubscribe,
