@@ -14,13 +14,7 @@ func (s *Store) Servers(ctx context.Context) ([]Server, error) {
 	if err := s.await(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `
-SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes, s.listing,
-	count(t.id) FILTER (WHERE t.refusal = ''), count(t.id) FILTER (WHERE t.refusal <> ''),
-	(SELECT count(*) FROM pins p JOIN tools h ON h.server = p.server AND h.name = p.tool AND h.refusal = ''
-		WHERE p.server = s.name AND p.held <> 0)
-FROM servers s LEFT JOIN tools t ON t.server = s.name
-GROUP BY s.name ORDER BY s.name`)
+	rows, err := s.db.QueryContext(ctx, listServers)
 	if err != nil {
 		return nil, s.wrap("listing servers", err)
 	}
@@ -43,6 +37,19 @@ GROUP BY s.name ORDER BY s.name`)
 	}
 	return out, nil
 }
+
+// listServers lists the servers with their counts of tools, refusals and
+// held tools. Discovery asks for it whenever no card is close, so every
+// count comes from an index that holds no records or cards: a join
+// counting the tools table itself read all of a 5,000-tool catalog's
+// pages, tens of milliseconds a discovery.
+const listServers = `
+SELECT s.name, s.fingerprint, s.state, s.last_listed, s.last_error, s.bytes, s.listing,
+	(SELECT count(*) FROM tools t WHERE t.server = s.name AND t.refusal = ''),
+	(SELECT count(*) FROM tools t WHERE t.server = s.name AND t.refusal <> ''),
+	(SELECT count(*) FROM pins p WHERE p.server = s.name AND p.held <> 0
+		AND EXISTS (SELECT 1 FROM tools h WHERE h.server = p.server AND h.name = p.tool AND h.refusal = ''))
+FROM servers s ORDER BY s.name`
 
 const toolColumns = `id, server, name, hash, record, card, refusal, content_hash,
 	doc_name, doc_desc, doc_params, doc_param_descs, doc_enums, card_sum`

@@ -72,3 +72,26 @@ func TestTouchCatalogReadsIndexOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestServersReadIndexOnly checks that Servers counts tools and refusals
+// from an index alone and visits only the held pins: none of it reads a
+// row of every tool.
+func TestServersReadIndexOnly(t *testing.T) {
+	s, _ := openTemp(t)
+	plan := queryPlan(t, s, listServers)
+	for _, line := range plan {
+		switch {
+		case strings.Contains(line, " t "):
+			if !strings.Contains(line, "COVERING INDEX tools_refused") {
+				t.Errorf("plan line %q counts tools from their rows, want the covering index tools_refused", line)
+			}
+		case strings.Contains(line, " p "):
+			if !strings.Contains(line, "INDEX pins_held") {
+				t.Errorf("plan line %q visits every pin, want the held ones alone (pins_held)", line)
+			}
+		}
+	}
+	if len(plan) < 4 {
+		t.Errorf("plan %q: want the servers scan and each count", plan)
+	}
+}
