@@ -136,6 +136,10 @@ type Searcher struct {
 
 	learnCache learnedCache // the learned runs, indexed (see learn.go)
 
+	mapMu    sync.Mutex             // guards the server map's words below
+	mapWords map[string]serverWords // each server's tool-name words (see toolNameWords)
+	mapAt    time.Time              // when mapWords was read
+
 	termsMu sync.Mutex     // guards the word counts below
 	terms   map[string]int // how many tools hold each word asked of termDocs
 	termsAt time.Time      // when terms was started

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 	"unicode/utf8"
 )
 
@@ -37,28 +38,19 @@ const (
 // are words of the server's own name, stop words, numbers, words under
 // minAboutRunes runes, and a plural beside its singular.
 func (s *Searcher) ServerMap(ctx context.Context, intent string, allowed func(server string) bool) ([]ServerAbout, error) {
-	names, err := s.st.ToolNames(ctx)
+	all, err := s.toolNameWords(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("mapping servers: %w", err)
 	}
-	// Each server's name words, and how many servers hold each.
-	held := make(map[string]map[string]int)
+	// Each allowed server's name words, and how many servers hold each.
+	held := make(map[string]serverWords)
 	servers := make(map[string]int)
-	for server, tools := range names {
+	for server, sw := range all {
 		if allowed != nil && !allowed(server) {
 			continue
 		}
-		own := nameWords(server)
-		counts := make(map[string]int)
-		for _, tool := range tools {
-			for _, w := range nameTerms(tool) {
-				if utf8.RuneCountInString(w) >= minAboutRunes && !slices.Contains(own, w) {
-					counts[w]++
-				}
-			}
-		}
-		held[server] = counts
-		for w := range counts {
+		held[server] = sw
+		for w := range sw.counts {
 			servers[w]++
 		}
 	}
@@ -70,8 +62,8 @@ func (s *Searcher) ServerMap(ctx context.Context, intent string, allowed func(se
 		}
 	}
 	out := make([]ServerAbout, 0, len(held))
-	for server, counts := range held {
-		n := len(names[server])
+	for server, sw := range held {
+		counts, n := sw.counts, sw.tools
 		type scored struct {
 			w string
 			s float64
@@ -111,5 +103,45 @@ func (s *Searcher) ServerMap(ctx context.Context, intent string, allowed func(se
 		}
 		return cmp.Compare(a.Server, b.Server)
 	})
+	return out, nil
+}
+
+// serverWords is what one server's tool names hold, for its line of the
+// map: how many of its tools hold each word (of minAboutRunes runes or
+// more, not of the server's own name), of how many tools.
+type serverWords struct {
+	counts map[string]int
+	tools  int
+}
+
+// toolNameWords returns each server's serverWords over its searchable tools,
+// reused for toolCountTTL like the catalog's size: splitting every tool
+// name of a large catalog on each discovery that finds no close match
+// cost more than the search itself (5,000 tools: ~1.3 MB and tens of
+// milliseconds a discovery).
+func (s *Searcher) toolNameWords(ctx context.Context) (map[string]serverWords, error) {
+	s.mapMu.Lock()
+	defer s.mapMu.Unlock()
+	if s.mapWords != nil && time.Since(s.mapAt) <= toolCountTTL {
+		return s.mapWords, nil
+	}
+	names, err := s.st.ToolNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]serverWords, len(names))
+	for server, tools := range names {
+		own := nameWords(server)
+		counts := make(map[string]int)
+		for _, tool := range tools {
+			for _, w := range nameTerms(tool) {
+				if utf8.RuneCountInString(w) >= minAboutRunes && !slices.Contains(own, w) {
+					counts[w]++
+				}
+			}
+		}
+		out[server] = serverWords{counts: counts, tools: len(tools)}
+	}
+	s.mapWords, s.mapAt = out, time.Now()
 	return out, nil
 }
