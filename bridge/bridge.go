@@ -89,6 +89,9 @@ type Server struct {
 	stop       context.CancelFunc // cancels the goroutines below
 	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder, the learner and the config watcher
 
+	ranMu sync.Mutex
+	ran   map[*mcp.ServerSession]map[string]bool // guarded by ranMu; servers each session ran tools on, for roots/list_changed
+
 	mu       sync.Mutex
 	cfg      *config.File             // guarded by mu; replaced whole by Reconfigure
 	verified map[string]bool          // guarded by mu; servers whose listing was checked since they last changed
@@ -212,6 +215,10 @@ func (b *Server) newServer(version string) *mcp.Server {
 		SubscribeHandler:   b.subs.subscribe,
 		UnsubscribeHandler: b.subs.unsubscribe,
 		PageSize:           featurePageSize,
+		// A client's changed roots reach the servers it ran tools on
+		// (see rootsChanged).
+		//lint:ignore SA1019 roots are deprecated by MCP 2026-07-28, still used by clients: passed on
+		RootsListChangedHandler: b.rootsChanged,
 	})
 	s.AddReceivingMiddleware(b.featuresMiddleware)
 	defs := Definitions()

@@ -74,7 +74,8 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if !Scope(cfg)(act.server, act.tool) {
 		return failure(statusUnknownAction, msgGone), nil
 	}
-	res := b.runAction(ctx, cfg, session, act, args)
+	b.noteRan(req.Session, act.server)
+	res := b.runAction(upstream.WithAsker(ctx, b.askerFor(ctx, req)), cfg, session, act, args)
 	if !cfg.Bridge.NoLearning {
 		b.learner.ran(session, act, res)
 	}

@@ -15,6 +15,8 @@ import (
 // the child process behind it (stdio only) and the listing tap.
 type conn struct {
 	session *mcp.ClientSession
+	client  *mcp.Client
+	asks    *askRouter      // what the server asks of its client, to the call's client
 	proc    *process        // nil for remote servers
 	stdout  *jsonLineReader // nil for remote servers
 	tap     *listTap
@@ -28,15 +30,9 @@ type conn struct {
 // "start" and, for a child that died, the tail of its stderr.
 func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged func(), h *clientHooks) (*conn, error) {
 	tap := &listTap{}
-	client := mcp.NewClient(&mcp.Implementation{Name: "capbridge", Version: buildVersion()}, &mcp.ClientOptions{
+	asks := &askRouter{}
+	opts := &mcp.ClientOptions{
 		Logger: o.Logger,
-		// No roots capability, on purpose: servers such as
-		// server-filesystem replace the directories their own config gives
-		// them with the client's roots when a client declares them. The
-		// bridge is not the user's editor and has no roots of its own to
-		// offer, so each server keeps exactly what its config entry grants.
-		// (The SDK declares roots unless Capabilities is set.)
-		Capabilities: &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			onToolsChanged()
 		},
@@ -49,7 +45,10 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			h.resourceUpdated(req.Params.URI)
 		},
-	})
+	}
+	asks.declare(opts)
+	client := mcp.NewClient(&mcp.Implementation{Name: "capbridge", Version: buildVersion()}, opts)
+	client.AddReceivingMiddleware(asks.rootsMiddleware)
 	// The session gets a context of its own that outlives this call: the
 	// SDK's SSE transport ties its event stream to the context given to
 	// Connect. ctx bounds only the handshake.
@@ -78,6 +77,7 @@ func connect(ctx context.Context, s config.Server, o *Options, onToolsChanged fu
 		return nil, err
 	}
 	c.endLife = endLife
+	c.client, c.asks = client, asks
 	go func() {
 		c.session.Wait()
 		close(c.done)

@@ -7,6 +7,10 @@
 // scrubbed of the entry's secrets, with a short reason; what a stdio server
 // printed on stderr goes to the log, not into the error.
 //
+// To every server the pool declares roots, elicitation and sampling; what a
+// server asks of its client while a call runs, and its progress and log
+// messages, go to the [Asker] of that call (see [WithAsker]).
+//
 // A stdio server starts with the environment the TypeScript MCP SDK's stdio
 // client gives: a safe default set of capbridge's variables (HOME, LOGNAME,
 // PATH, SHELL, TERM, USER; the Windows equivalents there), the entry's

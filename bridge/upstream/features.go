@@ -208,6 +208,8 @@ func (u *Pool) forward(ctx context.Context, server, method string, do func(conte
 	timeout := up.callTimeout()
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	_, end := c.asks.begin(nil) // what the server asks meanwhile is nobody's
+	defer end()
 	err = do(cctx, c.session)
 	var answered *jsonrpc.Error
 	up.release(err == nil || errors.As(err, &answered))

@@ -232,10 +232,10 @@ func TestUpstreamsHTTPCloseEndsCallsInFlight(t *testing.T) {
 	}
 }
 
-// The bridge must not declare the roots capability: servers such as
-// server-filesystem would replace the directories their config grants with
-// the client's roots.
-func TestUpstreamsDeclareNoRoots(t *testing.T) {
+// The bridge declares roots, elicitation (form and URL) and sampling, so
+// that servers offer the tools that use them (what they ask goes to the
+// calling client, see askRouter).
+func TestUpstreamsDeclareWhatTheyPassOn(t *testing.T) {
 	ctx := testContext(t)
 	base := startHTTPDemo(t)
 	target, err := url.Parse(base)
@@ -269,14 +269,17 @@ func TestUpstreamsDeclareNoRoots(t *testing.T) {
 	defer mu.Unlock()
 	var handshake bool
 	for _, b := range bodies {
-		if strings.Contains(b, "clientInfo") || strings.Contains(b, "capbridge") {
-			handshake = true
+		if !strings.Contains(b, `"method":"initialize"`) {
+			continue
 		}
-		if strings.Contains(b, "roots") {
-			t.Errorf("the bridge declared roots: %s", b)
+		handshake = true
+		for _, want := range []string{`"roots":{"listChanged":true}`, `"elicitation":{"form":{},"url":{}}`, `"sampling":{`} {
+			if !strings.Contains(b, want) {
+				t.Errorf("the bridge's initialize declares no %s: %s", want, b)
+			}
 		}
 	}
 	if !handshake {
-		t.Errorf("no handshake seen in %q", bodies)
+		t.Errorf("no initialize seen in %q", bodies)
 	}
 }

@@ -272,6 +272,11 @@ func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage)
 	if len(args) > 0 {
 		params.Arguments = args
 	}
+	token, end := c.asks.begin(askerOf(ctx))
+	defer end()
+	if token != "" {
+		params.SetProgressToken(token)
+	}
 	res, err := c.session.CallTool(cctx, params)
 	if err != nil && cctx.Err() != nil {
 		// go-sdk sends notifications/cancelled on a goroutine of its own:
