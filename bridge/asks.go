@@ -35,7 +35,7 @@ func (b *Server) askerFor(ctx context.Context, req *mcp.CallToolRequest) *upstre
 			// run's stream is closed), at the session's level.
 			c := ctx
 			if ctx.Err() != nil {
-				c = context.Background()
+				c = afterRun(ctx, req)
 			}
 			_ = ss.Log(c, p)
 		},
@@ -50,8 +50,8 @@ func (b *Server) askerFor(ctx context.Context, req *mcp.CallToolRequest) *upstre
 	caps := req.ClientCapabilities()
 	if caps == nil || req.ProtocolVersion() >= "2026-07-28" {
 		// A 2026-07-28 session takes no request from its server while a
-		// call runs (only multi-round-trip results, not supported here):
-		// the upstream is answered as by a client without the capability.
+		// call runs: one that declares what may be asked runs in rounds
+		// (see runInRounds); this one is asked nothing.
 		return a
 	}
 	during := func(upctx context.Context) (context.Context, context.CancelFunc) { return whileAsked(ctx, upctx) }
@@ -69,13 +69,7 @@ func (b *Server) askerFor(ctx context.Context, req *mcp.CallToolRequest) *upstre
 			if !withTools && (len(p.Tools) > 0 || p.ToolChoice != nil) {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client does not support sampling with tools"}
 			}
-			for _, m := range p.Messages {
-				for _, c := range m.Content {
-					if t, ok := c.(*mcp.TextContent); ok {
-						b.flagAsk("sampling", t.Text)
-					}
-				}
-			}
+			b.flagSampling(p)
 			c, done := during(upctx)
 			defer done()
 			return ss.CreateMessageWithTools(c, p)
@@ -93,6 +87,17 @@ func (b *Server) askerFor(ctx context.Context, req *mcp.CallToolRequest) *upstre
 		}
 	}
 	return a
+}
+
+// afterRun returns the context of a notification to req's client after the
+// run: over Streamable HTTP (2025-11-25) one tied to no request, which goes
+// out on the session's own stream at the session's log level; for a
+// 2026-07-28 request (stdio), the run's, which keeps the request's level.
+func afterRun(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	if req.ProtocolVersion() >= "2026-07-28" {
+		return context.WithoutCancel(ctx)
+	}
+	return context.Background()
 }
 
 // whileAsked returns the context of a request to the client on behalf of a
@@ -147,11 +152,30 @@ func (b *Server) noteRan(session *mcp.ServerSession, server string) {
 	b.ran[session][server] = true
 }
 
+// flagSampling logs the text of a sampling request that reads like an
+// attack on a model.
+func (b *Server) flagSampling(p *mcp.CreateMessageWithToolsParams) {
+	b.flagAsk("sampling", p.SystemPrompt)
+	for _, m := range p.Messages {
+		for _, c := range m.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				b.flagAsk("sampling", t.Text)
+			}
+		}
+	}
+}
+
 // rootsChanged forwards a client's notifications/roots/list_changed to the
 // servers that session ran tools on; the roots/list each sends back next
-// is answered with that session's roots.
+// is answered with that session's roots. Only a 2025-11-25 session (or
+// older) can be asked for its roots outside a call.
 func (b *Server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequest) {
 	ss := req.Session
+	if p := ss.InitializeParams(); p == nil || p.ProtocolVersion >= "2026-07-28" {
+		// A 2026-07-28 client is asked for its roots only within a call,
+		// in rounds: a server asks for them again on its next call.
+		return
+	}
 	ctx = context.WithoutCancel(ctx) // the server asks after this returns
 	b.ranMu.Lock()
 	var servers []string

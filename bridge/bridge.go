@@ -89,8 +89,9 @@ type Server struct {
 	stop       context.CancelFunc // cancels the goroutines below
 	wg         sync.WaitGroup     // the indexer loop, the telemetry recorder, the learner and the config watcher
 
-	ranMu sync.Mutex
-	ran   map[*mcp.ServerSession]map[string]bool // guarded by ranMu; servers each session ran tools on, for roots/list_changed
+	ranMu  sync.Mutex
+	ran    map[*mcp.ServerSession]map[string]bool // guarded by ranMu; servers each session ran tools on, for roots/list_changed
+	rounds rounds                                 // runs of 2026-07-28 clients waiting for their answers
 
 	mu       sync.Mutex
 	cfg      *config.File             // guarded by mu; replaced whole by Reconfigure

@@ -46,6 +46,9 @@ const (
 func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, done := b.runContext(ctx)
 	defer done()
+	if req.Params.RequestState != "" {
+		return b.resumeRound(ctx, req), nil
+	}
 	if ans := boundsFailure(req.Params.Arguments); ans != nil {
 		return ans, nil
 	}
@@ -75,11 +78,17 @@ func (b *Server) run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		return failure(statusUnknownAction, msgGone), nil
 	}
 	b.noteRan(req.Session, act.server)
-	res := b.runAction(upstream.WithAsker(ctx, b.askerFor(ctx, req)), cfg, session, act, args)
-	if !cfg.Bridge.NoLearning {
-		b.learner.ran(session, act, res)
+	run := func(ctx context.Context, asker *upstream.Asker) *mcp.CallToolResult {
+		res := b.runAction(upstream.WithAsker(ctx, asker), cfg, session, act, args)
+		if !cfg.Bridge.NoLearning {
+			b.learner.ran(session, act, res)
+		}
+		return res
 	}
-	return res, nil
+	if inRounds(req) {
+		return b.runInRounds(ctx, req, run), nil
+	}
+	return run(ctx, b.askerFor(ctx, req)), nil
 }
 
 // runAction executes one resolved action for session: the drift check

@@ -31,6 +31,7 @@ type askingClient struct {
 	progress  []*mcp.ProgressNotificationParams
 	roots     []*mcp.Root
 	noAsking  bool // declare nothing: no handlers, no roots
+	latest    bool // speak the latest protocol go-sdk knows (2026-07-28 over stdio), not 2025-11-25
 	clientRef *mcp.Client
 }
 
@@ -112,10 +113,15 @@ func connectAsking(t *testing.T, tr, cfg, db string, entry serverEntry, a *askin
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cs, err := client.Connect(ctx, transport, legacySession)
+	session := legacySession
+	if a.latest {
+		session = nil
+	}
+	cs, err := client.Connect(ctx, transport, session)
 	if err != nil {
 		t.Fatalf("connecting %s: %v", tr, err)
 	}
+	t.Logf("%s: protocol %s", tr, cs.InitializeResult().ProtocolVersion)
 	t.Cleanup(func() { cs.Close() })
 	return cs
 }
@@ -124,7 +130,7 @@ func connectAsking(t *testing.T, tr, cfg, db string, entry serverEntry, a *askin
 // through the bridge (discovered first, under intent), with params and an
 // optional progress token. It returns the tool's text (the bridge's framing
 // line cut) and whether the result is an error.
-func everythingRun(t *testing.T, cs *mcp.ClientSession, direct bool, tool, intent string, params map[string]any, progressToken any) (string, bool) {
+func everythingRun(t *testing.T, cs *mcp.ClientSession, direct bool, tool, intent string, params map[string]any, meta mcp.Meta) (string, bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -133,9 +139,7 @@ func everythingRun(t *testing.T, cs *mcp.ClientSession, direct bool, tool, inten
 		card := discoverAction(t, cs, intent, "everything", tool)
 		p = &mcp.CallToolParams{Name: "run_capability", Arguments: map[string]any{"actionId": card["actionId"], "params": params}}
 	}
-	if progressToken != nil {
-		p.SetProgressToken(progressToken)
-	}
+	p.Meta = meta
 	res, err := cs.CallTool(ctx, p)
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
@@ -148,6 +152,24 @@ func everythingRun(t *testing.T, cs *mcp.ClientSession, direct bool, tool, inten
 	}
 	return text, res.IsError
 }
+
+// askVariant is one way a client reaches capbridge: over stdio or HTTP,
+// speaking 2025-11-25 (the server asks while a call runs) or the latest
+// protocol (2026-07-28 over stdio: input-required rounds; HTTP, stateful,
+// falls back to 2025-11-25).
+type askVariant struct {
+	tr     string
+	latest bool
+}
+
+func (v askVariant) name() string {
+	if v.latest {
+		return v.tr + "-latest"
+	}
+	return v.tr
+}
+
+var askVariants = []askVariant{{"stdio", false}, {"http", false}, {"stdio", true}}
 
 const (
 	intentElicit = "trigger an elicitation request asking the user for input"
@@ -186,9 +208,10 @@ func TestAsksLikeDirect(t *testing.T) {
 		}
 		want[c.tool] = strings.ReplaceAll(text, direct.name, "CLIENT")
 	}
-	for _, tr := range []string{"stdio", "http"} {
-		t.Run(tr, func(t *testing.T) {
-			a := &askingClient{name: "client-" + tr, roots: roots}
+	for _, v := range askVariants {
+		tr, name := v.tr, v.name()
+		t.Run(name, func(t *testing.T) {
+			a := &askingClient{name: "client-" + name, roots: roots, latest: v.latest}
 			cs := connectAsking(t, tr, cfg, db, everything, a)
 			for _, c := range calls {
 				text, isErr := everythingRun(t, cs, false, c.tool, c.intent, c.params, nil)
@@ -206,6 +229,12 @@ func TestAsksLikeDirect(t *testing.T) {
 			// tool; a change of the client's roots reaches it.
 			text, _ := everythingRun(t, cs, false, "get-roots-list", intentRoots, map[string]any{}, nil)
 			t.Logf("get-roots-list, first: %s", text)
+			if v.latest {
+				// A 2026-07-28 client is asked for its roots only in the
+				// rounds of a call: the server-everything's cache of them is
+				// not refreshed by a change.
+				return
+			}
 			a.clientRef.AddRoots(&mcp.Root{URI: "file:///work/second", Name: "second"})
 			deadline := time.Now().Add(30 * time.Second)
 			for {
@@ -230,9 +259,10 @@ func TestAsksFallbackWithoutCapabilities(t *testing.T) {
 	cfg := writeConfig(t, map[string]serverEntry{"everything": everything}, nil)
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	runCapbridge(t, "index", "--config", cfg, "--db", db)
-	for _, tr := range []string{"stdio", "http"} {
-		t.Run(tr, func(t *testing.T) {
-			cs := connectAsking(t, tr, cfg, db, everything, &askingClient{name: tr, noAsking: true})
+	for _, v := range askVariants {
+		tr := v.tr
+		t.Run(v.name(), func(t *testing.T) {
+			cs := connectAsking(t, tr, cfg, db, everything, &askingClient{name: tr, noAsking: true, latest: v.latest})
 			for tool, intent := range map[string]string{"trigger-elicitation-request": intentElicit, "trigger-sampling-request": intentSample} {
 				params := map[string]any{}
 				if tool == "trigger-sampling-request" {
@@ -320,12 +350,13 @@ func TestProgressAndLogsOfARun(t *testing.T) {
 	cfg := writeConfig(t, map[string]serverEntry{"everything": everything}, nil)
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	runCapbridge(t, "index", "--config", cfg, "--db", db)
-	for _, tr := range []string{"stdio", "http"} {
-		t.Run(tr, func(t *testing.T) {
-			a := &askingClient{name: tr}
+	for _, v := range askVariants {
+		tr := v.tr
+		t.Run(v.name(), func(t *testing.T) {
+			a := &askingClient{name: tr, latest: v.latest}
 			cs := connectAsking(t, tr, cfg, db, everything, a)
 			text, isErr := everythingRun(t, cs, false, "trigger-long-running-operation", "run a long operation that reports progress",
-				map[string]any{"duration": 1, "steps": 4}, "e2e-token-7")
+				map[string]any{"duration": 1, "steps": 4}, mcp.Meta{"progressToken": "e2e-token-7"})
 			if isErr {
 				t.Fatalf("trigger-long-running-operation: %s", text)
 			}
@@ -349,7 +380,9 @@ func TestProgressAndLogsOfARun(t *testing.T) {
 			if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
 				t.Fatal(err)
 			}
-			text, isErr = everythingRun(t, cs, false, "toggle-simulated-logging", "turn on simulated logging messages", map[string]any{}, nil)
+			// A 2026-07-28 client names its log level in each request.
+			text, isErr = everythingRun(t, cs, false, "toggle-simulated-logging", "turn on simulated logging messages", map[string]any{},
+				mcp.Meta{"io.modelcontextprotocol/logLevel": "debug"})
 			if isErr {
 				t.Fatalf("toggle-simulated-logging: %s", text)
 			}
@@ -401,5 +434,25 @@ func TestClientCancelReachesUpstream(t *testing.T) {
 			}
 			waitForLine(t, log, demo.CancelledLog, 10*time.Second)
 		})
+	}
+}
+
+// TestUnknownRoundState: a 2026-07-28 call naming a requestState no run
+// waits on is answered expired, and runs nothing.
+func TestUnknownRoundState(t *testing.T) {
+	cfg := writeConfig(t, map[string]serverEntry{"helpdesk": demoUpstream("--server", "helpdesk")}, nil)
+	db := filepath.Join(t.TempDir(), "catalog.db")
+	runCapbridge(t, "index", "--config", cfg, "--db", db)
+	cs := connectAsking(t, "stdio", cfg, db, serverEntry{}, &askingClient{name: "stdio", latest: true})
+	card := discoverAction(t, cs, "get one helpdesk ticket by its id", "helpdesk", "get_ticket")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_capability", RequestState: "bm90LWEtcm91bmQ",
+		Arguments: map[string]any{"actionId": card["actionId"], "params": map[string]any{"ticket_id": "TCK-000001"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := resultText(res); !res.IsError || !strings.Contains(text, `"status":"expired"`) || !strings.Contains(text, "requestState") {
+		t.Fatalf("a made-up requestState answered (isError %t) %s", res.IsError, text)
 	}
 }
