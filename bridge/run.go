@@ -121,8 +121,12 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		}
 	}
 
+	call := b.ups.Call
+	if schema.NeedsTask(tool.Record) {
+		call = b.ups.CallTask
+	}
 	start := time.Now()
-	res, err := b.ups.Call(ctx, act.server, act.tool, checked.Args)
+	res, err := call(ctx, act.server, act.tool, checked.Args)
 	latency := time.Since(start)
 	if err == nil && res == nil {
 		err = errors.New("empty result")

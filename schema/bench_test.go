@@ -9,8 +9,8 @@ import (
 )
 
 // BenchmarkNormalize normalizes the real laptop catalog, reporting ns/tool.
-// A tool the normalizer refuses (one needing task augmentation) is timed
-// as the others are: refusing is its normal answer.
+// A tool the normalizer refuses is timed as the others are: refusing is its
+// normal answer.
 func BenchmarkNormalize(b *testing.B) {
 	lines := readLines(b, dataPath("catalogs", "laptop.jsonl"))
 	servers := make([]string, len(lines))

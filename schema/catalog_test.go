@@ -82,11 +82,11 @@ func sumCounts(m map[string]int) int {
 	return n
 }
 
-// TestRefusesTaskOnlyTools: a tool that must be called as a task
+// TestIndexesTaskTools: a tool that must be called as a task
 // (execution.taskSupport "required", everything/simulate-research-query in
-// the laptop catalog) always fails through the bridge, so it is refused at
-// index with that reason; "optional" and "forbidden" are indexed.
-func TestRefusesTaskOnlyTools(t *testing.T) {
+// the laptop catalog) is indexed as the others are, and its record says it
+// needs a task; "optional" and "forbidden" do not.
+func TestIndexesTaskTools(t *testing.T) {
 	var everything []json.RawMessage
 	for _, line := range readLines(t, dataPath("catalogs", "laptop.jsonl")) {
 		if server, raw := catalogTool(t, line); server == "everything" {
@@ -94,16 +94,30 @@ func TestRefusesTaskOnlyTools(t *testing.T) {
 		}
 	}
 	tools, refused := normalizeAll("everything", everything)
-	if len(refused) != 1 || refused[0].Tool != "simulate-research-query" || !strings.Contains(refused[0].Reason, "task") {
-		t.Fatalf("refused %+v, want simulate-research-query for task augmentation", refused)
+	if len(refused) != 0 || len(tools) != len(everything) {
+		t.Fatalf("%d of %d tools stored, refused %+v", len(tools), len(everything), refused)
 	}
-	if len(tools) != len(everything)-1 {
-		t.Errorf("%d of %d tools stored", len(tools), len(everything))
+	var tasks []string
+	for _, tool := range tools {
+		rec, err := json.Marshal(tool.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if NeedsTask(rec) {
+			tasks = append(tasks, tool.Record.Name)
+		}
 	}
-	for _, support := range []string{"optional", "forbidden"} {
+	if len(tasks) != 1 || tasks[0] != "simulate-research-query" {
+		t.Errorf("tools that need a task: %q, want simulate-research-query", tasks)
+	}
+	for _, support := range []string{"optional", "forbidden", ""} {
 		raw := `{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + support + `"}}`
-		if _, err := Normalize("s", json.RawMessage(raw)); err != nil {
-			t.Errorf("taskSupport %s: %v", support, err)
+		tool, err := Normalize("s", json.RawMessage(raw))
+		if err != nil {
+			t.Fatalf("taskSupport %q: %v", support, err)
+		}
+		if rec, _ := json.Marshal(tool.Record); NeedsTask(rec) {
+			t.Errorf("taskSupport %q needs a task", support)
 		}
 	}
 }

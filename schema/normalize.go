@@ -56,9 +56,6 @@ func normalize(server string, raw json.RawMessage, memo detectMemo, nb *Neighbou
 	if reason := fieldProblem(tool); reason != "" {
 		return nil, &RefusalError{Tool: name, Reason: reason}
 	}
-	if reason := needsUnsupported(tool); reason != "" {
-		return nil, &RefusalError{Tool: name, Reason: reason}
-	}
 	input := tool.get("inputSchema")
 	if input == nil || input.kind == kindNull {
 		input = emptyObjectSchema()
@@ -116,17 +113,6 @@ func fieldProblem(tool *node) string {
 	}
 	if n := tool.get("annotations"); n != nil && n.kind != kindObject && n.kind != kindNull {
 		return "annotations are not an object"
-	}
-	return ""
-}
-
-// needsUnsupported refuses a tool that can only be called in a way the
-// bridge does not support: one whose execution.taskSupport is "required"
-// must be called as a task (MCP task augmentation), and every plain call
-// to it fails.
-func needsUnsupported(tool *node) string {
-	if tool.get("execution").get("taskSupport").str() == "required" {
-		return `needs task augmentation (execution.taskSupport is "required"), which the bridge does not support`
 	}
 	return ""
 }

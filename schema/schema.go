@@ -135,3 +135,17 @@ func DecodeRecord(data []byte) (*Record, error) {
 	}
 	return &rec, nil
 }
+
+// NeedsTask reports whether the tool of a stored record (as JSON) must be
+// called as a task (MCP tasks, SEP-1686): its execution.taskSupport is
+// "required", and the server refuses a plain tools/call of it.
+func NeedsTask(record []byte) bool {
+	var rec struct {
+		Raw struct {
+			Execution struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+		} `json:"raw"`
+	}
+	return json.Unmarshal(record, &rec) == nil && rec.Raw.Execution.TaskSupport == "required"
+}

@@ -20,6 +20,7 @@ type conn struct {
 	proc    *process        // nil for remote servers
 	stdout  *jsonLineReader // nil for remote servers
 	tap     *listTap
+	own     *ownRequests       // requests go-sdk has no method for (tasks/*)
 	done    chan struct{}      // closed when the session has ended, for any reason
 	endLife context.CancelFunc // ends the session's context
 }
@@ -110,8 +111,8 @@ func budget(ctx context.Context, began time.Time) time.Duration {
 
 // dial starts or reaches the server and initializes a session on ctx.
 func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, tap *listTap) (*conn, error) {
-	c := &conn{tap: tap, done: make(chan struct{})}
 	max := int(o.Limits.MaxMessageBytes)
+	c := &conn{tap: tap, own: &ownRequests{max: max}, done: make(chan struct{})}
 	switch s.Type {
 	case config.TypeStdio:
 		p, err := startProcess(s, o.Logger)
@@ -120,14 +121,14 @@ func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, 
 		}
 		c.proc = p
 		c.stdout = newJSONLineReader(p.stdout, max, tap, s, o.Logger)
-		t := &stdioTransport{r: c.stdout, w: tappedWriter{w: p.stdin, tap: tap}}
+		t := &stdioTransport{r: c.stdout, w: tappedWriter{w: p.stdin, tap: tap}, own: c.own}
 		cs, err := connectStdio(ctx, client, t, p, o.StopGrace)
 		if err != nil {
 			return nil, &Error{Server: s.Name, Op: "start", Err: err, StderrTail: p.stderr.String()}
 		}
 		c.session = cs
 	default:
-		cs, err := connectHTTP(ctx, client, s, tap, max, o.signIn(s))
+		cs, err := connectHTTP(ctx, client, s, tap, c.own, o.signIn(s))
 		if err != nil {
 			if se := signInFailure(err); se != nil {
 				err = se // the command to run, not the transport's wrapping

@@ -2,7 +2,8 @@
 // servers of a config: a [Pool] starts each server lazily on first use (a
 // child process over stdio, or Streamable HTTP with an SSE fallback), lists
 // its whole catalog as the server sent it ([Listing], bounded by
-// [CatalogLimits]), calls tools with a timeout, restarts a crashed server
+// [CatalogLimits]), calls tools with a timeout (one that must run as a
+// task, as a task followed to its result: [Pool.CallTask]), restarts a crashed server
 // with backoff, and stops idle ones. Failures of a server come as [*Error],
 // scrubbed of the entry's secrets, with a short reason; what a stdio server
 // printed on stderr goes to the log, not into the error.

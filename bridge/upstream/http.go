@@ -20,7 +20,8 @@ type httpTransport struct {
 	base    http.RoundTripper
 	headers map[string]string // values may be secrets: never logged
 	tap     *listTap
-	max     int // largest message shown to the tap
+	max     int        // largest message shown to the tap
+	own     *ownPoster // follows the session's headers for capbridge's own requests
 }
 
 func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -46,6 +47,7 @@ func (t *httpTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("reading request body: %w", err)
 		}
 		t.tap.sent(body)
+		t.own.saw(req)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
@@ -80,29 +82,37 @@ func (c *closeHook) Close() error {
 //
 // oauth, when not nil, signs the session's requests (Streamable HTTP only:
 // the SDK's SSE transport has no OAuth handler).
-func connectHTTP(ctx context.Context, client *mcp.Client, s config.Server, tap *listTap, max int, oauth auth.OAuthHandler) (*mcp.ClientSession, error) {
-	httpClient := &http.Client{Transport: &httpTransport{
+//
+// Over Streamable HTTP, own sends capbridge's own requests in the session.
+func connectHTTP(ctx context.Context, client *mcp.Client, s config.Server, tap *listTap, own *ownRequests, oauth auth.OAuthHandler) (*mcp.ClientSession, error) {
+	rt := &httpTransport{
 		life:    ctx,
 		base:    http.DefaultTransport.(*http.Transport).Clone(),
 		headers: s.Headers,
 		tap:     tap,
-		max:     max,
-	}}
+		max:     own.max,
+		own:     &ownPoster{},
+	}
+	httpClient := &http.Client{Transport: rt}
+	rt.own.client = httpClient
 	if s.Type == config.TypeSSE {
-		cs, err := client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: max}, nil)
+		cs, err := client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: own.max}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("connecting over SSE: %w", err)
 		}
 		return cs, nil
 	}
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: max, OAuthHandler: oauth}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: own.max, OAuthHandler: oauth}, nil)
 	if err == nil {
+		own.mu.Lock()
+		own.post = rt.own
+		own.mu.Unlock()
 		return cs, nil
 	}
 	if ctx.Err() != nil || signInFailure(err) != nil {
 		return nil, fmt.Errorf("connecting over Streamable HTTP: %w", err)
 	}
-	cs, sseErr := client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: max}, nil)
+	cs, sseErr := client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient, MaxEventSize: own.max}, nil)
 	if sseErr != nil {
 		return nil, errors.Join(
 			fmt.Errorf("connecting over Streamable HTTP: %w", err),

@@ -133,7 +133,7 @@ func Login(ctx context.Context, s config.Server, o LoginOptions) (*LoginResult, 
 		Logger:       logger,
 		Capabilities: &mcp.ClientCapabilities{},
 	})
-	cs, err := connectHTTP(ctx, client, s, &listTap{}, max, handler)
+	cs, err := connectHTTP(ctx, client, s, &listTap{}, &ownRequests{max: max}, handler)
 	if err != nil {
 		return nil, l.failed(fmt.Errorf("signing in to %q: %w", s.Name, err))
 	}

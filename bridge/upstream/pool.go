@@ -167,6 +167,17 @@ func NewPool(cfg *config.File, opts *Options) *Pool {
 // callTimeout; a cancelled ctx cancels it upstream. A result with IsError
 // set is a result, not an error.
 func (u *Pool) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return u.call(ctx, server, tool, args, false)
+}
+
+// CallTask is [Pool.Call] for a tool that must be called as a task (its
+// execution.taskSupport is "required"): the server creates the task, and
+// the call follows it to its result, within the same timeout.
+func (u *Pool) CallTask(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return u.call(ctx, server, tool, args, true)
+}
+
+func (u *Pool) call(ctx context.Context, server, tool string, args json.RawMessage, asTask bool) (*mcp.CallToolResult, error) {
 	up, err := u.lookup(server)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s/%s: %w", server, tool, err)
@@ -174,7 +185,7 @@ func (u *Pool) Call(ctx context.Context, server, tool string, args json.RawMessa
 	if !up.config().Allows(tool) {
 		return nil, fmt.Errorf("calling %s/%s: %w", server, tool, ErrToolDenied)
 	}
-	return up.call(ctx, tool, args)
+	return up.call(ctx, tool, args, asTask)
 }
 
 // ListTools lists every page of server's tools, starting the server if

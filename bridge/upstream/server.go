@@ -259,8 +259,9 @@ func (up *upstream) fail(op string, err error, c *conn) *Error {
 	return e
 }
 
-// call runs one tools/call, bounded by the call timeout.
-func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// call runs one tools/call, bounded by the call timeout; asTask: as a
+// task, followed to its result (see conn.callTask).
+func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage, asTask bool) (*mcp.CallToolResult, error) {
 	c, err := up.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -277,7 +278,12 @@ func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage)
 	if token != "" {
 		params.SetProgressToken(token)
 	}
-	res, err := c.session.CallTool(cctx, params)
+	var res *mcp.CallToolResult
+	if asTask {
+		res, err = c.callTask(cctx, params, timeout)
+	} else {
+		res, err = c.session.CallTool(cctx, params)
+	}
 	if err != nil && cctx.Err() != nil {
 		// go-sdk sends notifications/cancelled on a goroutine of its own:
 		// closing the session waits for it (owed before release, which may

@@ -23,12 +23,16 @@ import (
 // message or a batch of them, and the answers to a batch's requests go back
 // as one batch.
 type stdioTransport struct {
-	r *jsonLineReader
-	w tappedWriter
+	r   *jsonLineReader
+	w   tappedWriter
+	own *ownRequests // capbridge's own requests on the same pipes
 }
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &stdioConn{r: t.r, w: t.w, incoming: make(chan stdioRead), closed: make(chan struct{})}
+	c := &stdioConn{r: t.r, w: t.w, own: t.own, incoming: make(chan stdioRead), closed: make(chan struct{})}
+	t.own.mu.Lock()
+	t.own.write = c.writeLine
+	t.own.mu.Unlock()
 	go c.readLines()
 	return c, nil
 }
@@ -45,6 +49,7 @@ type stdioRead struct {
 type stdioConn struct {
 	r        *jsonLineReader
 	w        tappedWriter
+	own      *ownRequests   // takes the answers to its requests off the stream
 	incoming chan stdioRead // from readLines
 	closed   chan struct{}  // closed by Close
 
@@ -66,6 +71,7 @@ type batch struct {
 // readLines reads until the stream or the connection ends. Reads block on
 // the server's output, which Close ends by closing it.
 func (c *stdioConn) readLines() {
+	defer c.own.ended()
 	for {
 		var r stdioRead
 		line, err := c.r.next()
@@ -77,8 +83,14 @@ func (c *stdioConn) readLines() {
 				c.r.skip(line)
 				continue
 			}
+			if err == nil && !r.batch && c.own.claim(r.msgs[0]) {
+				continue
+			}
 		}
 		r.err = err
+		if err != nil {
+			c.own.ended() // before go-sdk reads the end, which it may never do
+		}
 		select {
 		case c.incoming <- r:
 		case <-c.closed:
@@ -222,6 +234,15 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("marshaling message: %w", err)
 	}
 	_, err = c.w.Write(append(data, '\n'))
+	return err
+}
+
+// writeLine writes one line of capbridge's own (see [ownRequests]),
+// between go-sdk's.
+func (c *stdioConn) writeLine(line []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := c.w.Write(line)
 	return err
 }
 

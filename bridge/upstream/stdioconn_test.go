@@ -25,7 +25,7 @@ func (nopWriteCloser) Close() error { return nil }
 func connectLines(t *testing.T, input string, out *bytes.Buffer) mcp.Connection {
 	t.Helper()
 	r := newJSONLineReader(io.NopCloser(strings.NewReader(input)), 1<<20, &listTap{}, testServer("s", "true"), slog.New(slog.DiscardHandler))
-	c, err := (&stdioTransport{r: r, w: tappedWriter{w: nopWriteCloser{out}, tap: &listTap{}}}).Connect(context.Background())
+	c, err := (&stdioTransport{r: r, w: tappedWriter{w: nopWriteCloser{out}, tap: &listTap{}}, own: &ownRequests{}}).Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestStdioConnClose(t *testing.T) {
 	defer inR.Close()
 	tap := &listTap{}
 	r := newJSONLineReader(outR, 1<<20, tap, testServer("s", "true"), slog.New(slog.DiscardHandler))
-	c, err := (&stdioTransport{r: r, w: tappedWriter{w: inW, tap: tap}}).Connect(context.Background())
+	c, err := (&stdioTransport{r: r, w: tappedWriter{w: inW, tap: tap}, own: &ownRequests{}}).Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
