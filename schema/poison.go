@@ -31,7 +31,11 @@ type clause struct {
 // spaced-out letters reads it, and compiling every one up front doubled
 // the detector's compile cost.
 type check struct {
-	re    *regexp.Regexp
+	// re is the pattern compiled on first use, and lits the literals one
+	// of which its matches hold, read at once: text holding none of them
+	// never compiles it. Compiled, the rules' patterns hold ~9 MB, which
+	// scanning ordinary text never needs.
+	re    func() *regexp.Regexp // nil for a lexicon or a literal set
 	lits  []string
 	tight func() pattern // nil for a lexicon or a literal set
 	lex   *lexicon
@@ -96,15 +100,17 @@ func (c *check) holds(text string, tight bool) bool {
 		}
 		return false
 	}
-	re, lits := c.re, c.lits
 	if tight {
 		t := c.tight()
-		re, lits = t.re, t.lits
+		if t.lits != nil && !containsAny(text, t.lits) {
+			return false
+		}
+		return t.re.MatchString(text)
 	}
-	if lits != nil && !containsAny(text, lits) {
+	if c.lits != nil && !containsAny(text, c.lits) {
 		return false
 	}
-	return re.MatchString(text)
+	return c.re().MatchString(text)
 }
 
 func compileLexicons(all map[string]lexiconSource, names []string) *lexicon {
@@ -142,7 +148,8 @@ func compileRuleCheck(p string, lex map[string]lexiconSource) check {
 		t := tightPattern(p)
 		return pattern{re: regexp.MustCompile(t), lits: requiredLiterals(t)}
 	})
-	return check{re: regexp.MustCompile(p), lits: requiredLiterals(p), tight: tight}
+	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+	return check{re: re, lits: requiredLiterals(p), tight: tight}
 }
 
 // detector holds the compiled rules and the index from word beginnings to

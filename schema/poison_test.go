@@ -181,22 +181,25 @@ func TestSpansAreCut(t *testing.T) {
 	}
 }
 
-// TestTightPatternsCompile compiles the tight form of every pattern, which
-// the detector otherwise compiles only when spaced-out text first needs
-// it: a pattern whose tight form does not compile fails here, not in a
-// catalog's normalization.
+// TestTightPatternsCompile compiles every pattern and its tight form,
+// which the detector otherwise compiles only when text first needs them:
+// a pattern that does not compile fails here, not in a catalog's
+// normalization.
 func TestTightPatternsCompile(t *testing.T) {
 	n := 0
-	for _, r := range poison().rules {
-		for _, c := range r.clauses {
-			for _, ch := range c.checks {
-				if ch.tight == nil {
-					continue
+	for _, d := range []*detector{poison(), propertyNames()} {
+		for _, r := range d.rules {
+			for _, c := range r.clauses {
+				for _, ch := range c.checks {
+					if ch.tight == nil {
+						continue
+					}
+					re := ch.re()
+					if p := ch.tight(); p.re == nil || re == nil {
+						t.Errorf("rule %s: pattern %q or its tight form is nil", r.name, re)
+					}
+					n++
 				}
-				if p := ch.tight(); p.re == nil {
-					t.Errorf("rule %s: tight pattern of %q is nil", r.name, ch.re)
-				}
-				n++
 			}
 		}
 	}
