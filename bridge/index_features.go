@@ -2,10 +2,14 @@ package bridge
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +31,19 @@ func indexFeatures(ctx context.Context, s config.Server, bc config.Bridge, st *s
 	if err != nil {
 		return 0, "", err
 	}
+	digest := featuresDigest(l)
+	stored, n, note, err := st.FeaturesListed(ctx, s.Name)
+	if err != nil {
+		return 0, "", err
+	}
+	if stored == digest {
+		// Listed as last time: checked, pinned and stored then. A server
+		// re-listed on every start (each first run of a serve) costs a
+		// hash, not the detector over thousands of definitions.
+		return n, note, nil
+	}
 	notes := append([]string(nil), l.Refusals...)
-	listing := store.FeatureListing{Capabilities: l.Capabilities}
+	listing := store.FeatureListing{Capabilities: l.Capabilities, Digest: digest}
 	refused := 0
 	for _, part := range []struct {
 		kind string
@@ -69,4 +84,35 @@ func indexFeatures(ctx context.Context, s config.Server, bc config.Bridge, st *s
 		return 0, "", err
 	}
 	return len(listing.Features), listing.Note, nil
+}
+
+// featuresListingVersion names how a listing of prompts, resources and
+// templates is read into the catalog; a change to that (normalizing,
+// checks) changes it, so that every stored listing is read again.
+const featuresListingVersion = "capbridge-features-1"
+
+// featuresDigest identifies a listing of prompts, resources and templates
+// exactly as sent: SHA-256 over featuresListingVersion, the declared
+// capabilities, what the listing left out, and each definition's bytes,
+// each part prefixed by its length.
+func featuresDigest(l *upstream.Features) string {
+	h := sha256.New()
+	part := func(b []byte) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	part([]byte(featuresListingVersion))
+	part(l.Capabilities)
+	for _, r := range l.Refusals {
+		part([]byte(r))
+	}
+	for _, list := range [][]json.RawMessage{l.Prompts, l.Resources, l.Templates} {
+		part([]byte(strconv.Itoa(len(list))))
+		for _, raw := range list {
+			part(raw)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -33,7 +34,10 @@ type FeatureListing struct {
 	// (JSON); nil when the server was never listed.
 	Capabilities []byte
 	// Note says what the listing left out and why; "" when nothing.
-	Note     string
+	Note string
+	// Digest identifies the listing as the server sent it (the caller
+	// computes it); [Store.FeaturesListed] returns it.
+	Digest   string
 	Features []Feature
 }
 
@@ -47,8 +51,8 @@ func (s *Store) ReplaceFeatures(ctx context.Context, server string, l FeatureLis
 		return err
 	}
 	return s.write(ctx, fmt.Sprintf("replacing prompts and resources of %q", server), func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE servers SET capabilities = ?, features_note = ? WHERE name = ?",
-			l.Capabilities, l.Note, server)
+		res, err := tx.ExecContext(ctx, "UPDATE servers SET capabilities = ?, features_note = ?, features_listing = ? WHERE name = ?",
+			l.Capabilities, l.Note, l.Digest, server)
 		if err != nil {
 			return err
 		}
@@ -86,6 +90,25 @@ func (s *Store) ReplaceFeatures(ctx context.Context, server string, l FeatureLis
 		}
 		return nil
 	})
+}
+
+// FeaturesListed returns what the last [Store.ReplaceFeatures] of server
+// stored: its listing's digest, how many features, and its note. A server
+// never stored, or whose features were never stored, has digest "".
+func (s *Store) FeaturesListed(ctx context.Context, server string) (digest string, n int, note string, err error) {
+	if err := s.await(ctx); err != nil {
+		return "", 0, "", err
+	}
+	err = s.db.QueryRowContext(ctx, `
+SELECT s.features_listing, s.features_note, (SELECT count(*) FROM features f WHERE f.server = s.name)
+FROM servers s WHERE s.name = ?`, server).Scan(&digest, &note, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, "", nil
+	}
+	if err != nil {
+		return "", 0, "", s.wrap(fmt.Sprintf("reading the prompts and resources listed by %q", server), err)
+	}
+	return digest, n, note, nil
 }
 
 // Features lists the stored prompts, resources and templates of every

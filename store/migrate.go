@@ -255,6 +255,12 @@ CREATE INDEX learned_by_tool ON learned (server, tool);
 	`
 ALTER TABLE tools ADD COLUMN card_sum TEXT NOT NULL DEFAULT '';
 `,
+	// 16: the digest of a server's last listing of prompts, resources and
+	// templates as sent (see FeatureListing.Digest): a listing that has
+	// not changed is not normalized nor stored again.
+	`
+ALTER TABLE servers ADD COLUMN features_listing TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrationCode[v], when set, runs after migrations[v-1] in the same

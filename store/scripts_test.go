@@ -66,10 +66,11 @@ func TestMigrationSevenIndexesPieces(t *testing.T) {
 		"DROP TABLE features", // migration 13 adds it
 		"ALTER TABLE servers DROP COLUMN capabilities",
 		"ALTER TABLE servers DROP COLUMN features_note",
-		"DROP TABLE learned",                     // migration 14 adds it
-		"DROP TABLE pins",                        // migration 6 adds it
-		"ALTER TABLE tools DROP COLUMN card_sum", // migration 15 adds it
-		"ALTER TABLE calls DROP COLUMN flagged",  // migration 11 adds it
+		"DROP TABLE learned",                               // migration 14 adds it
+		"DROP TABLE pins",                                  // migration 6 adds it
+		"ALTER TABLE servers DROP COLUMN features_listing", // migration 16 adds it
+		"ALTER TABLE tools DROP COLUMN card_sum",           // migration 15 adds it
+		"ALTER TABLE calls DROP COLUMN flagged",            // migration 11 adds it
 		"CREATE VIRTUAL TABLE terms_trigrams USING fts5(term, tokenize = 'trigram', content = '', contentless_delete = 1)", // migration 10 drops it
 		"DROP TABLE word_postings",                 // migration 9 adds it
 		"ALTER TABLE calls DROP COLUMN redactions", // migration 8 adds it
