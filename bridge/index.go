@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -220,6 +221,12 @@ func indexServer(ctx context.Context, s config.Server, bc config.Bridge, st *sto
 		return fail(err)
 	}
 	r.Report, r.Stored, r.Refused = rep, rep.Stored, len(rep.Refused)
+	if l.Bytes >= largeListing {
+		// The listing is garbage now, and it was most of the live heap:
+		// left alone, the collector would let the heap grow to twice that
+		// before its next cycle, and a serve's peak memory with it.
+		runtime.GC()
+	}
 	// The tools are stored: a server whose prompts and resources cannot be
 	// listed keeps them, and its last listing of those.
 	if n, note, err := indexFeatures(ctx, s, bc, st, ups, pinned, o.Logger); err != nil {
@@ -371,3 +378,7 @@ func Prune(ctx context.Context, cfg *config.File, st *store.Store) ([]string, er
 	sort.Strings(removed)
 	return removed, nil
 }
+
+// largeListing is the size of a tool listing past which indexing collects
+// the garbage it leaves at once (see indexServer).
+const largeListing = 4 << 20
