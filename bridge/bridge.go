@@ -208,6 +208,7 @@ func (b *Server) newServer(version string) *mcp.Server {
 		// while its own capabilities include them, and a session may open
 		// that stream before the catalog's prompts are first offered.
 		Capabilities: &mcp.ServerCapabilities{
+			//lint:ignore SA1019 logging is deprecated by MCP 2026-07-28, still used: servers' log messages of a run are passed on
 			Logging:   &mcp.LoggingCapabilities{},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
