@@ -112,7 +112,8 @@ func budget(ctx context.Context, began time.Time) time.Duration {
 // dial starts or reaches the server and initializes a session on ctx.
 func dial(ctx context.Context, s config.Server, o *Options, client *mcp.Client, tap *listTap) (*conn, error) {
 	max := int(o.Limits.MaxMessageBytes)
-	c := &conn{tap: tap, own: &ownRequests{max: max}, done: make(chan struct{})}
+	c := &conn{tap: tap, done: make(chan struct{})}
+	c.own = &ownRequests{max: max, answer: c.answerServer}
 	switch s.Type {
 	case config.TypeStdio:
 		p, err := startProcess(s, o.Logger)

@@ -35,6 +35,10 @@ var errNoOwnRequests = errors.New("the server's transport (HTTP+SSE) carries no 
 // one POST of its own, with the session's headers as go-sdk last sent them.
 type ownRequests struct {
 	max int // largest answer read over HTTP
+	// answer answers a request the server sends on an HTTP stream of
+	// capbridge's own, as go-sdk's client answers those on its streams,
+	// and takes the notifications sent there.
+	answer func(ctx context.Context, r *jsonrpc.Request) (any, error)
 
 	mu      sync.Mutex
 	n       uint64                            // ids handed out
@@ -64,7 +68,7 @@ func (o *ownRequests) call(ctx context.Context, method string, params any) (json
 	var resp *jsonrpc.Response
 	switch {
 	case post != nil:
-		resp, err = post.call(ctx, idText, msg, o.max)
+		resp, err = post.call(ctx, idText, msg, o.max, o.answer)
 	case write != nil:
 		resp, err = o.callStdio(ctx, write, idText, msg)
 	default:
@@ -227,11 +231,11 @@ func (p *ownPoster) notify(ctx context.Context, msg []byte) {
 
 // call posts one request and reads its answer: the JSON body, or the
 // event of the event stream that answers it. A request the server makes
-// on that stream (elicitation for a task waiting on input, say) is
-// answered as by a client without the capability, with method not found,
-// so that the server can fall back: the stream is not go-sdk's, whose
-// handlers cannot be reached from here.
-func (p *ownPoster) call(ctx context.Context, id string, msg []byte, max int) (*jsonrpc.Response, error) {
+// on that stream (elicitation for a task waiting on input, say) is given
+// to answer, and its answer posted back; without answer, it is refused
+// with method not found, as by a client without the capability. A
+// notification on it is given to answer too.
+func (p *ownPoster) call(ctx context.Context, id string, msg []byte, max int, answer func(context.Context, *jsonrpc.Request) (any, error)) (*jsonrpc.Response, error) {
 	req, err := p.request(ctx, msg)
 	if err != nil {
 		return nil, err
@@ -281,7 +285,9 @@ func (p *ownPoster) call(ctx context.Context, id string, msg []byte, max int) (*
 			}
 		case *jsonrpc.Request:
 			if m.ID.IsValid() {
-				p.refuse(ctx, m)
+				p.reply(ctx, m, answer)
+			} else if answer != nil {
+				_, _ = answer(ctx, m) // a notification (progress, a log message)
 			}
 		}
 	}
@@ -291,10 +297,25 @@ func (p *ownPoster) call(ctx context.Context, id string, msg []byte, max int) (*
 	return nil, io.ErrUnexpectedEOF
 }
 
-// refuse answers a server's request with method not found.
-func (p *ownPoster) refuse(ctx context.Context, r *jsonrpc.Request) {
-	msg, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}})
+// reply posts the answer to a server's request.
+func (p *ownPoster) reply(ctx context.Context, r *jsonrpc.Request, answer func(context.Context, *jsonrpc.Request) (any, error)) {
+	resp := &jsonrpc.Response{ID: r.ID}
+	var result any
+	err := error(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"})
+	if answer != nil {
+		result, err = answer(ctx, r)
+	}
 	if err == nil {
+		resp.Result, err = json.Marshal(result)
+	}
+	if err != nil {
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) {
+			wire = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		resp.Result, resp.Error = nil, wire
+	}
+	if msg, err := jsonrpc.EncodeMessage(resp); err == nil {
 		p.notify(ctx, msg)
 	}
 }

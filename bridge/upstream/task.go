@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,7 +19,8 @@ import (
 // tasks/result, which the server answers once the task has ended, with the
 // tool's result. While the task runs, the server's requests tied to it
 // (elicitation, when the task needs input) reach the session's client
-// handlers as any other request over stdio.
+// handlers as any other request over stdio, and [conn.answerServer] on
+// the stream of tasks/result over Streamable HTTP.
 
 // taskCancelWait bounds telling the server to cancel a task whose call
 // ended before it did.
@@ -87,6 +89,47 @@ func (c *conn) cancelTask(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), taskCancelWait)
 	defer cancel()
 	_, _ = c.own.call(ctx, "tasks/cancel", map[string]string{"taskId": id})
+}
+
+// answerServer answers a request the server sends on one of capbridge's
+// own HTTP streams (a task's, while it waits on input) as go-sdk's client
+// answers those on its streams: through the session's ask router, to the
+// client of the call in flight; progress and log messages sent there go
+// the same way.
+func (c *conn) answerServer(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	switch r.Method {
+	case "ping":
+		return struct{}{}, nil
+	case "roots/list":
+		return c.asks.listRoots(ctx)
+	case "elicitation/create":
+		p := new(mcp.ElicitParams)
+		if err := json.Unmarshal(r.Params, p); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		return c.asks.elicit(ctx, &mcp.ElicitRequest{Params: p})
+	case "notifications/progress":
+		p := new(mcp.ProgressNotificationParams)
+		if json.Unmarshal(r.Params, p) == nil {
+			c.asks.progress(ctx, p)
+		}
+		return nil, nil
+	case "notifications/message":
+		//lint:ignore SA1019 logging, deprecated by MCP 2026-07-28 (SEP-2577), is passed on for the servers that still use it
+		p := new(mcp.LoggingMessageParams)
+		if json.Unmarshal(r.Params, p) == nil {
+			c.asks.log(ctx, p)
+		}
+		return nil, nil
+	case "sampling/createMessage":
+		//lint:ignore SA1019 sampling, deprecated by MCP 2026-07-28 (SEP-2577), is passed on for the servers that still use it
+		p := new(mcp.CreateMessageWithToolsParams)
+		if err := json.Unmarshal(r.Params, p); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		return c.asks.createMessage(ctx, &mcp.CreateMessageWithToolsRequest{Params: p})
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
 }
 
 func decodeToolResult(raw json.RawMessage) (*mcp.CallToolResult, error) {

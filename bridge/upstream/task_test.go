@@ -119,50 +119,73 @@ func TestOwnRequestsOverStdio(t *testing.T) {
 
 // Over Streamable HTTP, an own request goes out with the session's headers
 // as go-sdk last sent them; on an event stream, its answer is found among
-// other messages, and a request of the server's on it is refused as by a
-// client without the capability.
+// other messages, and a request of the server's on it is answered, or
+// refused as by a client without the capability when nothing answers it.
 func TestOwnRequestsOverHTTP(t *testing.T) {
-	var mu sync.Mutex
-	var posts []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		posts = append(posts, r.Header.Get("Mcp-Session-Id")+" "+string(body))
-		mu.Unlock()
-		if !strings.Contains(string(body), `"method":"tasks/result"`) {
-			w.WriteHeader(http.StatusAccepted)
-			return
+	var notified []string // by answer, called on the reading goroutine
+	answer := func(_ context.Context, r *jsonrpc.Request) (any, error) {
+		if !r.ID.IsValid() {
+			notified = append(notified, r.Method)
+			return nil, nil
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"elicitation/create\",\"params\":{\"message\":\"which?\"}}\n\n")
-		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\n")
-		fmt.Fprint(w, "data: \"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
-		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":\"capbridge-1\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n")
-	}))
-	defer srv.Close()
+		return map[string]string{"action": "decline", "asked": r.Method}, nil
+	}
+	tests := []struct {
+		name   string
+		answer func(context.Context, *jsonrpc.Request) (any, error)
+		reply  string
+	}{
+		{"refused", nil, `{"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}`},
+		{"answered", answer, `{"jsonrpc":"2.0","id":0,"result":{"action":"decline","asked":"elicitation/create"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var posts []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				posts = append(posts, r.Header.Get("Mcp-Session-Id")+" "+r.Header.Get("X-Other")+string(body))
+				mu.Unlock()
+				if !strings.Contains(string(body), `"method":"tasks/result"`) {
+					w.WriteHeader(http.StatusAccepted)
+					return
+				}
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"elicitation/create\",\"params\":{\"message\":\"which?\"}}\n\n")
+				fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\n")
+				fmt.Fprint(w, "data: \"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
+				fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":\"capbridge-1\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n")
+			}))
+			defer srv.Close()
 
-	poster := &ownPoster{client: srv.Client()}
-	sdk, _ := http.NewRequest(http.MethodPost, srv.URL, nil)
-	sdk.Header.Set("Mcp-Session-Id", "session-1")
-	sdk.Header.Set("X-Other", "not copied")
-	poster.saw(sdk)
-	own := &ownRequests{max: 1 << 20, post: poster}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	got, err := own.call(ctx, "tasks/result", map[string]string{"taskId": "t1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != `{"content":[{"type":"text","text":"done"}]}` {
-		t.Errorf("own request answered %s", got)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	want := []string{
-		`session-1 {"jsonrpc":"2.0","id":"capbridge-1","method":"tasks/result","params":{"taskId":"t1"}}`,
-		`session-1 {"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}`,
-	}
-	if strings.Join(posts, "\n") != strings.Join(want, "\n") {
-		t.Errorf("posted:\n%s\nwant:\n%s", strings.Join(posts, "\n"), strings.Join(want, "\n"))
+			poster := &ownPoster{client: srv.Client()}
+			sdk, _ := http.NewRequest(http.MethodPost, srv.URL, nil)
+			sdk.Header.Set("Mcp-Session-Id", "session-1")
+			sdk.Header.Set("X-Other", "not copied")
+			poster.saw(sdk)
+			own := &ownRequests{max: 1 << 20, post: poster, answer: tt.answer}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			got, err := own.call(ctx, "tasks/result", map[string]string{"taskId": "t1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != `{"content":[{"type":"text","text":"done"}]}` {
+				t.Errorf("own request answered %s", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			want := []string{
+				`session-1 {"jsonrpc":"2.0","id":"capbridge-1","method":"tasks/result","params":{"taskId":"t1"}}`,
+				`session-1 ` + tt.reply,
+			}
+			if strings.Join(posts, "\n") != strings.Join(want, "\n") {
+				t.Errorf("posted:\n%s\nwant:\n%s", strings.Join(posts, "\n"), strings.Join(want, "\n"))
+			}
+			if tt.answer != nil && strings.Join(notified, ",") != "notifications/progress" {
+				t.Errorf("notifications given to answer: %q", notified)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net"
 	"os"
@@ -9,8 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestTaskToolThroughTheBridge: a tool that must be called as a task
@@ -43,7 +47,16 @@ func TestTaskToolThroughTheBridge(t *testing.T) {
 			if strings.Contains(stderr, "simulate-research-query") {
 				t.Errorf("index names the task tool (refused?):\n%s", stderr)
 			}
-			cs := startServe(t, cfg, db)
+			var asked atomic.Int32
+			cs := connectStdioServe(t, cfg, db, &mcp.ClientOptions{
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked.Add(1)
+					if !strings.Contains(req.Params.Message, "tide pools") {
+						return &mcp.ElicitResult{Action: "decline"}, nil
+					}
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"interpretation": "historical"}}, nil
+				},
+			})
 			card := discoverAction(t, cs, "simulate a deep research query", "everything", "simulate-research-query")
 			res := runAction(t, cs, card["actionId"].(string), map[string]any{"topic": "tide pools"})
 			text := resultText(res)
@@ -51,6 +64,17 @@ func TestTaskToolThroughTheBridge(t *testing.T) {
 				if !strings.Contains(text, want) {
 					t.Errorf("the task's report lacks %q:\n%s", want, text)
 				}
+			}
+			if asked.Load() != 0 {
+				t.Errorf("the client was asked %d times for a query that is not ambiguous", asked.Load())
+			}
+
+			// An ambiguous query's task waits on input (input_required): the
+			// server's elicitation reaches the client that ran it, and its
+			// answer the task.
+			res = runAction(t, cs, card["actionId"].(string), map[string]any{"topic": "tide pools", "ambiguous": true})
+			if text := resultText(res); !strings.Contains(text, "**Clarification**: historical") {
+				t.Errorf("the ambiguous task's report does not carry the client's answer (asked %d times):\n%s", asked.Load(), text)
 			}
 		})
 	}
