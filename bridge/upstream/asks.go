@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -223,6 +224,43 @@ func (r *askRouter) declare(o *mcp.ClientOptions) {
 	o.LoggingMessageHandler = func(ctx context.Context, req *mcp.LoggingMessageRequest) {
 		r.log(ctx, req.Params)
 	}
+}
+
+// maxURLElicitations bounds the URL elicitations of one
+// URLElicitationRequired error that are passed on.
+const maxURLElicitations = 4
+
+// urlElicited handles a call the server refused with
+// URLElicitationRequired (-32042), naming URLs for the user to visit
+// first: when a, the call's client, takes URL elicitations, each is passed
+// to it in turn, and urlElicited reports whether the user accepted them
+// all, after which the server expects the same call again. A client
+// without URL elicitation, a declined one, or an error that is not that,
+// report false: the error stands.
+func (r *askRouter) urlElicited(ctx context.Context, a *Asker, err error) bool {
+	var rpcErr *jsonrpc.Error
+	if a == nil || a.Elicit == nil || !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeURLElicitationRequired {
+		return false
+	}
+	if len(rpcErr.Data) > MaxElicitBytes {
+		return false
+	}
+	var data struct {
+		Elicitations []*mcp.ElicitParams `json:"elicitations"`
+	}
+	if json.Unmarshal(rpcErr.Data, &data) != nil || len(data.Elicitations) == 0 || len(data.Elicitations) > maxURLElicitations {
+		return false
+	}
+	for _, p := range data.Elicitations {
+		if p == nil || p.Mode != "url" || p.URL == "" {
+			return false
+		}
+		res, err := a.Elicit(ctx, p)
+		if err != nil || res.Action != "accept" {
+			return false
+		}
+	}
+	return true
 }
 
 // notSupported is the answer of a client without the capability a server

@@ -4,7 +4,9 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +136,42 @@ func TestAskRouterProgress(t *testing.T) {
 	r.progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tokA, Progress: 101})
 	if got[len(got)-1] != 101 {
 		t.Errorf("progress after a pause was dropped: %v", got)
+	}
+}
+
+// TestURLElicited: a URLElicitationRequired error is passed to a client
+// that takes URL elicitations, and the call is made again only when the
+// user accepted every URL.
+func TestURLElicited(t *testing.T) {
+	required := func(data string) error {
+		return fmt.Errorf("tools/call: %w", &jsonrpc.Error{Code: mcp.CodeURLElicitationRequired, Message: "visit", Data: json.RawMessage(data)})
+	}
+	one := `{"elicitations":[{"mode":"url","url":"https://example.com/a","elicitationId":"a","message":"go"}]}`
+	tests := []struct {
+		name   string
+		err    error
+		action string // the user's answer; "" for a client without elicitation
+		want   bool
+	}{
+		{"accepted", required(one), "accept", true},
+		{"declined", required(one), "decline", false},
+		{"a client without elicitation", required(one), "", false},
+		{"another error", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "no"}, "accept", false},
+		{"a form elicitation in the error", required(`{"elicitations":[{"mode":"form","message":"go"}]}`), "accept", false},
+		{"no elicitations", required(`{"elicitations":[]}`), "accept", false},
+		{"too many", required(`{"elicitations":[` + strings.Repeat(`{"mode":"url","url":"https://e.example/","elicitationId":"x","message":"m"},`, maxURLElicitations) + `{"mode":"url","url":"https://e.example/","elicitationId":"y","message":"m"}]}`), "accept", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &Asker{Client: "alice"}
+			if tt.action != "" {
+				a.Elicit = func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: tt.action}, nil
+				}
+			}
+			if got := (&askRouter{}).urlElicited(context.Background(), a, tt.err); got != tt.want {
+				t.Errorf("urlElicited = %t, want %t", got, tt.want)
+			}
+		})
 	}
 }

@@ -283,6 +283,9 @@ func (up *upstream) call(ctx context.Context, tool string, args json.RawMessage,
 		res, err = c.callTask(cctx, params, timeout)
 	} else {
 		res, err = c.session.CallTool(cctx, params)
+		if err != nil && c.asks.urlElicited(cctx, askerOf(ctx), err) {
+			res, err = c.session.CallTool(cctx, params) // once: as the server asked
+		}
 	}
 	if err != nil && cctx.Err() != nil {
 		// go-sdk sends notifications/cancelled on a goroutine of its own:

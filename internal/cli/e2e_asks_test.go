@@ -223,11 +223,24 @@ func TestAsksLikeDirect(t *testing.T) {
 			if len(a.elicited) != 2 || a.sampled != 1 {
 				t.Errorf("the client's handlers saw %d elicitations and %d samplings, want 2 and 1", len(a.elicited), a.sampled)
 			}
+			a.elicited = nil
 			a.mu.Unlock()
+
+			// The error path of URL elicitation (-32042, URLElicitationRequired):
+			// the client's user is sent to the URL, then the call is made
+			// again, as the server asks.
+			text, isErr := everythingRun(t, cs, false, "trigger-url-elicitation", intentURL,
+				map[string]any{"url": "https://example.com/first", "elicitationId": "e2e-error-path", "errorPath": true}, nil)
+			a.mu.Lock()
+			asked := len(a.elicited)
+			a.mu.Unlock()
+			if isErr || !strings.Contains(text, "User completed the URL elicitation flow") || asked < 1 {
+				t.Errorf("trigger-url-elicitation by its error path: isError %t after %d elicitations:\n%s", isErr, asked, text)
+			}
 
 			// Roots: the server lists the roots of the client that runs the
 			// tool; a change of the client's roots reaches it.
-			text, _ := everythingRun(t, cs, false, "get-roots-list", intentRoots, map[string]any{}, nil)
+			text, _ = everythingRun(t, cs, false, "get-roots-list", intentRoots, map[string]any{}, nil)
 			t.Logf("get-roots-list, first: %s", text)
 			if v.latest {
 				// A 2026-07-28 client is asked for its roots only in the
