@@ -193,6 +193,6 @@ func (b *Server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequ
 		return res.Roots, nil
 	}
 	for _, server := range servers {
-		b.ups.RootsChanged(server, list)
+		b.ups.RootsChanged(server, ss, list)
 	}
 }

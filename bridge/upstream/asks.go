@@ -82,6 +82,7 @@ type askRouter struct {
 	// changed answers the next roots/list until changedUntil (see
 	// Pool.RootsChanged).
 	changed      func(context.Context) ([]*mcp.Root, error)
+	changedBy    any // the Asker.Client whose roots changed
 	changedUntil time.Time
 
 	// last is the call that ended last, until lastUntil: a log message
@@ -297,18 +298,22 @@ func (r *askRouter) createMessage(ctx context.Context, req *mcp.CreateMessageWit
 }
 
 // listRoots answers roots/list: the roots of the client whose roots just
-// changed, else of the calling client, or none (no call in flight, calls
-// of two sessions, a client without roots).
+// changed (unless calls of another client are in flight: then none, as
+// the request may be theirs), else of the calling client, or none (no call
+// in flight, calls of two sessions, a client without roots).
 func (r *askRouter) listRoots(ctx context.Context) (*mcp.ListRootsResult, error) {
 	roots := []*mcp.Root{}
 	r.mu.Lock()
-	list := r.changed
-	if list != nil && time.Now().After(r.changedUntil) {
-		list = nil
-	}
-	r.changed = nil
-	if c := r.only(); list == nil && c != nil {
-		list = c.asker.ListRoots
+	one := r.only()
+	var list func(context.Context) ([]*mcp.Root, error)
+	switch {
+	case r.changed != nil && time.Now().Before(r.changedUntil):
+		if len(r.calls) == 0 || one != nil && one.asker.Client == r.changedBy {
+			list = r.changed
+		}
+		r.changed, r.changedBy = nil, nil
+	case one != nil:
+		list = one.asker.ListRoots
 	}
 	r.mu.Unlock()
 	if list != nil {
@@ -343,11 +348,11 @@ var rootsSentinel = &mcp.Root{URI: "capbridge:roots", Name: "capbridge"}
 // roots/list is answered with the roots of the client whose roots changed.
 const rootsWindow = 10 * time.Second
 
-// RootsChanged tells server, when it is running, that its client's roots
-// changed (notifications/roots/list_changed). The roots/list it sends next,
-// within a few seconds, is answered by roots (the client whose roots
-// changed), wherever a call of another client may be.
-func (u *Pool) RootsChanged(server string, roots func(context.Context) ([]*mcp.Root, error)) {
+// RootsChanged tells server, when it is running, that the roots of client
+// (as in [Asker].Client) changed (notifications/roots/list_changed). The
+// roots/list it sends next, within a few seconds, is answered by roots,
+// unless calls of another client are in flight then.
+func (u *Pool) RootsChanged(server string, client any, roots func(context.Context) ([]*mcp.Root, error)) {
 	up, err := u.lookup(server)
 	if err != nil {
 		return
@@ -359,7 +364,7 @@ func (u *Pool) RootsChanged(server string, roots func(context.Context) ([]*mcp.R
 		return
 	}
 	c.asks.mu.Lock()
-	c.asks.changed, c.asks.changedUntil = roots, time.Now().Add(rootsWindow)
+	c.asks.changed, c.asks.changedBy, c.asks.changedUntil = roots, client, time.Now().Add(rootsWindow)
 	c.asks.mu.Unlock()
 	c.client.AddRoots(rootsSentinel)
 }

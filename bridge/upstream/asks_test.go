@@ -175,3 +175,43 @@ func TestURLElicited(t *testing.T) {
 		})
 	}
 }
+
+// TestRootsAfterAChange: after a client's roots changed, the server's next
+// roots/list gets that client's roots, unless a call of another client is
+// in flight; and only the next one.
+func TestRootsAfterAChange(t *testing.T) {
+	ctx := context.Background()
+	alice, bob := elicitingAsker("alice"), elicitingAsker("bob")
+	tests := []struct {
+		name  string
+		calls []*Asker
+		want  []string // the URIs of two roots/list in turn
+	}{
+		{"no call in flight", nil, []string{"file:///alice", ""}},
+		{"a call of the same client", []*Asker{alice}, []string{"file:///alice", "file:///alice"}},
+		{"a call of another client", []*Asker{bob}, []string{"", "file:///bob"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &askRouter{}
+			for _, a := range tt.calls {
+				_, end := r.begin(a)
+				defer end()
+			}
+			r.changed, r.changedBy, r.changedUntil = alice.ListRoots, alice.Client, time.Now().Add(rootsWindow)
+			for i, want := range tt.want {
+				res, err := r.listRoots(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ""
+				if len(res.Roots) > 0 {
+					got = res.Roots[0].URI
+				}
+				if got != want {
+					t.Errorf("roots/list %d: %q, want %q", i+1, got, want)
+				}
+			}
+		})
+	}
+}
