@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -140,6 +141,11 @@ func DecodeRecord(data []byte) (*Record, error) {
 // called as a task (MCP tasks, SEP-1686): its execution.taskSupport is
 // "required", and the server refuses a plain tools/call of it.
 func NeedsTask(record []byte) bool {
+	// Decoding a record takes tens of microseconds, on every run: only a
+	// record that has the words at all is decoded.
+	if !bytes.Contains(record, []byte(`"taskSupport":"required"`)) {
+		return false
+	}
 	var rec struct {
 		Raw struct {
 			Execution struct {
