@@ -135,6 +135,13 @@ func (b *Server) runAction(ctx context.Context, cfg *config.File, session any, a
 		b.logger.Info("run cancelled: shutting down", "server", act.server, "tool", act.tool, "after", latency)
 		return b.cancelled(act, store.Call{Latency: latency})
 	}
+	if err != nil && ctx.Err() != nil {
+		// The client cancelled the request (notifications/cancelled) or
+		// its session ended: go-sdk cancelled the call upstream, and the
+		// server did nothing wrong.
+		b.logger.Info("run cancelled by the client", "server", act.server, "tool", act.tool, "after", latency)
+		return b.clientCancelled(act, store.Call{Latency: latency})
+	}
 	if err != nil {
 		b.logger.Warn("upstream call failed", "server", act.server, "tool", act.tool, "err", err, upstream.StderrAttr(err))
 		ans, n := upstreamFailure(act.server, err, cfg.Servers[act.server].Secrets())

@@ -46,3 +46,20 @@ func (b *Server) cancelled(act action, c store.Call) *mcp.CallToolResult {
 	b.record(c)
 	return failure(statusCancelled, msgCancelled)
 }
+
+// msgClientCancelled is the message of a run its client cancelled (if the
+// client reads the answer at all).
+const msgClientCancelled = "the client cancelled this call, and its server was told so. " +
+	"The tool may have done part of its work: check before you run it again."
+
+// clientCancelled answers and records a run its client cancelled: the
+// outcome is "cancelled", not a failure of the server.
+func (b *Server) clientCancelled(act action, c store.Call) *mcp.CallToolResult {
+	c.Server, c.Tool, c.Outcome = act.server, act.tool, statusCancelled
+	b.record(c)
+	return failure(statusCancelled, msgClientCancelled)
+}
+
+// OutcomeCancelled is the telemetry outcome of a run cancelled before its
+// server answered, by the client or by capbridge shutting down.
+const OutcomeCancelled = statusCancelled

@@ -63,7 +63,7 @@ const (
 	statusUnknownAction = "unknown_action"
 	statusSchemaChanged = "schema_changed"
 	statusUpstreamError = "upstream_error"
-	statusCancelled     = "cancelled" // capbridge shut down during the call (see CancelRuns)
+	statusCancelled     = "cancelled" // the client cancelled the call, or capbridge shut down during it (see CancelRuns)
 )
 
 // MaxCardBytes bounds one card in a discovery answer (the design contract),

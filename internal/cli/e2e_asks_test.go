@@ -446,6 +446,27 @@ func TestClientCancelReachesUpstream(t *testing.T) {
 				t.Fatal("the cancelled call answered")
 			}
 			waitForLine(t, log, demo.CancelledLog, 10*time.Second)
+			// Recorded as cancelled, not as a failure of the server.
+			var calls struct {
+				Calls     int `json:"calls"`
+				Failures  int `json:"failedUpstream"`
+				Cancelled int `json:"cancelled"`
+			}
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				out, _ := runCapbridge(t, "stats", "--json", "--config", cfg, "--db", db)
+				var report struct {
+					Calls json.RawMessage `json:"calls"`
+				}
+				if err := json.Unmarshal([]byte(out), &report); err != nil || json.Unmarshal(report.Calls, &calls) != nil {
+					t.Fatalf("stats --json: %v\n%s", err, out)
+				}
+				if calls.Calls > 0 || time.Now().After(deadline) {
+					break
+				}
+			}
+			if calls.Calls != 1 || calls.Cancelled != 1 || calls.Failures != 0 {
+				t.Errorf("stats after a cancelled run: %+v, want 1 call, cancelled, none failed upstream", calls)
+			}
 		})
 	}
 }

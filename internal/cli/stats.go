@@ -90,6 +90,9 @@ type callSavings struct {
 	// tried to, and failed (upstream_error, an isError result).
 	Refused  int `json:"refusedBeforeCalling"`
 	Failures int `json:"failedUpstream"`
+	// Cancelled were cancelled before their server answered, by the
+	// client or by capbridge shutting down: neither refused nor failed.
+	Cancelled int `json:"cancelled"`
 	// Redactions counts the secret values replaced in answers.
 	Redactions int64 `json:"redactions"`
 	// FlaggedCalls counts the answers in which the poisoning detector
@@ -272,6 +275,8 @@ func callTotals(ctx context.Context, st *store.Store) (callSavings, error) {
 			case outcome == store.OutcomeOK:
 			case bridge.RefusedBeforeCall(outcome):
 				c.Refused += n
+			case outcome == bridge.OutcomeCancelled:
+				c.Cancelled += n
 			default:
 				c.Failures += n
 			}
@@ -345,7 +350,11 @@ func printCallStats(w io.Writer, c callSavings) {
 		fmt.Fprintln(w, "\nTool results: no calls recorded yet ('capbridge serve' records every run_capability).")
 		return
 	}
-	fmt.Fprintf(w, "\nTool results (%d recorded calls: %d refused before calling, %d failed upstream):\n\n", c.Calls, c.Refused, c.Failures)
+	cancelled := ""
+	if c.Cancelled > 0 {
+		cancelled = fmt.Sprintf(", %d cancelled", c.Cancelled)
+	}
+	fmt.Fprintf(w, "\nTool results (%d recorded calls: %d refused before calling, %d failed upstream%s):\n\n", c.Calls, c.Refused, c.Failures, cancelled)
 	names := []string{"all servers"}
 	for _, s := range c.Servers {
 		names = append(names, s.Name)
