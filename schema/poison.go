@@ -272,7 +272,7 @@ func (sc *toolScan) text(field, text string) {
 	sc.fields = append(sc.fields, field)
 	hits, ok := sc.memo[text]
 	if !ok {
-		hits = sc.d.scanText(text)
+		hits = sc.d.scanText(text, false)
 		if sc.memo != nil {
 			sc.memo[text] = hits
 		}
@@ -283,9 +283,12 @@ func (sc *toolScan) text(field, text string) {
 }
 
 // scanText finds the flagged sentences of one text.
-func (d *detector) scanText(text string) []spanHit {
+func (d *detector) scanText(text string, fields bool) []spanHit {
 	var hits []spanHit
 	segs := splitSegments(text)
+	if fields {
+		segs = splitFields(text, segs)
+	}
 	for i := 0; i < len(segs); i++ {
 		name := d.match(text[segs[i].start:segs[i].end], 1)
 		if name == "" {
@@ -563,6 +566,32 @@ func splitSegments(text string) []segment {
 		}
 		_, n := utf8.DecodeRuneInString(text[lineEnd:])
 		lineStart = lineEnd + n
+	}
+	return out
+}
+
+// fieldEnd matches where a JSON string ends a member's name or value: the
+// closing quote and the comma, colon or bracket after it.
+var fieldEnd = regexp.MustCompile(`"\s*[,:}\]]`)
+
+// splitFields cuts each segment of text at the ends of JSON strings, so
+// that the fields of a record a tool returned are read apart: a ticket
+// whose description says "password reset" and whose requester has an
+// email address is not one sentence that sends a password to an address.
+func splitFields(text string, segs []segment) []segment {
+	var out []segment
+	for _, sg := range segs {
+		at := sg.start
+		for _, m := range fieldEnd.FindAllStringIndex(text[sg.start:sg.end], -1) {
+			end := sg.start + m[1]
+			if strings.TrimSpace(text[at:end]) != "" {
+				out = append(out, segment{at, end})
+			}
+			at = end
+		}
+		if strings.TrimSpace(text[at:sg.end]) != "" {
+			out = append(out, segment{at, sg.end})
+		}
 	}
 	return out
 }

@@ -12,12 +12,13 @@ type Hit struct {
 
 // ScanText checks free text a model will read that is not part of a tool's
 // definition, such as a tool's result, with the rules that check a
-// definition's description, sentence by sentence. Hits are in text order and
+// definition's description, sentence by sentence, and the fields of JSON
+// records apart (see splitFields). Hits are in text order and
 // do not overlap. It reads text once, sentence by sentence, so its time
 // grows with the length of the text; a caller that must bound it cuts the
 // text first.
 func ScanText(text string) []Hit {
-	spans := poison().scanText(text)
+	spans := poison().scanText(text, true)
 	if len(spans) == 0 {
 		return nil
 	}
