@@ -57,7 +57,7 @@ func (b *Server) askerFor(ctx context.Context, req *mcp.CallToolRequest) *upstre
 	during := func(upctx context.Context) (context.Context, context.CancelFunc) { return whileAsked(ctx, upctx) }
 	if caps.Elicitation != nil {
 		a.Elicit = func(upctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-			b.flagAsk("elicitation", p.Message)
+			b.flagAsk("elicitation request", p.Message)
 			c, done := during(upctx)
 			defer done()
 			return ss.Elicit(c, p)
@@ -114,9 +114,10 @@ func whileAsked(client, server context.Context) (context.Context, context.Cancel
 // maxScannedAsk bounds the text of a server's request scanned for lures.
 const maxScannedAsk = 8 << 10
 
-// flagAsk logs a server's request text that reads like an attack on a
-// model (see schema.ScanText).
-func (b *Server) flagAsk(kind, text string) {
+// flagAsk logs a server's text, passed on to a client as it is, that
+// reads like an attack on a model (see schema.ScanText): what says kind of
+// text it is ("elicitation request", "prompt", ...).
+func (b *Server) flagAsk(what, text string) {
 	if len(text) > maxScannedAsk {
 		text = text[:maxScannedAsk]
 	}
@@ -128,7 +129,7 @@ func (b *Server) flagAsk(kind, text string) {
 	for i, h := range hits {
 		rules[i] = h.Rule
 	}
-	b.logger.Warn("a server's "+kind+" request reads like an attack on a model; passed on as it is",
+	b.logger.Warn("a server's "+what+" reads like an attack on a model; passed on as it is",
 		slog.String("rules", strings.Join(rules, ",")))
 }
 
@@ -155,11 +156,11 @@ func (b *Server) noteRan(session *mcp.ServerSession, server string) {
 // flagSampling logs the text of a sampling request that reads like an
 // attack on a model.
 func (b *Server) flagSampling(p *mcp.CreateMessageWithToolsParams) {
-	b.flagAsk("sampling", p.SystemPrompt)
+	b.flagAsk("sampling request", p.SystemPrompt)
 	for _, m := range p.Messages {
 		for _, c := range m.Content {
 			if t, ok := c.(*mcp.TextContent); ok {
-				b.flagAsk("sampling", t.Text)
+				b.flagAsk("sampling request", t.Text)
 			}
 		}
 	}

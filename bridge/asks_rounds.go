@@ -193,7 +193,7 @@ func (b *Server) roundAsker(rr *roundRun, req *mcp.CallToolRequest) *upstream.As
 			if p.Mode == "url" && !url || p.Mode != "url" && !form {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client does not support this mode of elicitation"}
 			}
-			b.flagAsk("elicitation", p.Message)
+			b.flagAsk("elicitation request", p.Message)
 			res, err := rr.ask(upctx, p)
 			return answerAs[*mcp.ElicitResult](res, err)
 		}

@@ -173,7 +173,26 @@ func (f *features) add(of *offered) error {
 // getPrompt forwards prompts/get for a prompt server calls orig.
 func (f *features) getPrompt(server, orig string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		return f.b.ups.GetPrompt(ctx, server, &mcp.GetPromptParams{Name: orig, Arguments: req.Params.Arguments})
+		res, err := f.b.ups.GetPrompt(ctx, server, &mcp.GetPromptParams{Name: orig, Arguments: req.Params.Arguments})
+		if err == nil && res != nil {
+			// A prompt's messages go into the conversation as the user
+			// picked them: logged when they read like an attack, not
+			// changed.
+			for _, m := range res.Messages {
+				if m == nil {
+					continue
+				}
+				switch c := m.Content.(type) {
+				case *mcp.TextContent:
+					f.b.flagAsk("prompt", c.Text)
+				case *mcp.EmbeddedResource:
+					if c.Resource != nil {
+						f.b.flagAsk("prompt", c.Resource.Text)
+					}
+				}
+			}
+		}
+		return res, err
 	}
 }
 
@@ -193,12 +212,14 @@ func (f *features) readResource(server string, prefixed bool) mcp.ResourceHandle
 		if err != nil {
 			return nil, err
 		}
-		if prefixed {
-			for _, c := range res.Contents {
-				if c != nil && c.URI == orig {
-					c.URI = uri
-				}
+		for _, c := range res.Contents {
+			if c == nil {
+				continue
 			}
+			if prefixed && c.URI == orig {
+				c.URI = uri
+			}
+			f.b.flagAsk("resource", c.Text) // logged, not changed: see getPrompt
 		}
 		return res, nil
 	}
@@ -335,6 +356,10 @@ func firstPage(req mcp.Request) bool {
 // first page.
 var listMethods = map[string]bool{"prompts/list": true, "resources/list": true, "resources/templates/list": true}
 
+// Methods that name one prompt, resource or template: answered once the
+// catalog was read.
+var featureMethods = map[string]bool{"prompts/get": true, "resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true}
+
 // load reads the catalog unless it was read already.
 func (f *features) load(ctx context.Context) {
 	f.mu.Lock()
@@ -358,6 +383,10 @@ func (b *Server) featuresMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if err := b.features.refresh(ctx); err != nil {
 				b.logger.Warn("reading prompts and resources from the catalog failed; answering from the last read", "method", method, "err", err)
 			}
+		case featureMethods[method]:
+			// A client may get a prompt or read a resource it knows from
+			// an earlier session without listing first.
+			b.features.load(ctx)
 		}
 		res, err := next(ctx, method, req)
 		if err != nil {
