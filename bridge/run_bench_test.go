@@ -147,9 +147,16 @@ func BenchmarkRun(b *testing.B) {
 		cs := benchClient(b, ct)
 		timeRunsOver(b, ctx, cs)
 	})
+	// One Serve for every round of the stdio layer, ended with the
+	// benchmark: a Serve that ends cancels the bridge's runs for good
+	// (CancelRuns), as serve's process ends with it.
+	var stdioCS *mcp.ClientSession
+	outer := b
 	b.Run("stdio", func(b *testing.B) {
-		cs := stdioClient(ctx, b, br, time.Minute)
-		timeRunsOver(b, ctx, cs)
+		if stdioCS == nil {
+			stdioCS = stdioClient(ctx, outer, br, time.Minute)
+		}
+		timeRunsOver(b, ctx, stdioCS)
 	})
 }
 
@@ -190,8 +197,15 @@ func ranOK(res *mcp.CallToolResult, err error) error {
 	if err != nil {
 		return err
 	}
-	if res == nil || res.IsError || len(res.Content) == 0 {
+	if res == nil || len(res.Content) == 0 {
 		return fmt.Errorf("run failed: %+v", res)
+	}
+	if res.IsError {
+		text := ""
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			text = tc.Text
+		}
+		return fmt.Errorf("run failed: %s", text)
 	}
 	return nil
 }
