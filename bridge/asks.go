@@ -66,10 +66,9 @@ func (b *Server) askerFor(ctx context.Context, req *mcp.CallToolRequest) *upstre
 	if caps.Sampling != nil {
 		withTools := caps.Sampling.Tools != nil
 		a.CreateMessage = func(upctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
-			if !withTools && (len(p.Tools) > 0 || p.ToolChoice != nil) {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client does not support sampling with tools"}
+			if err := b.checkSampling(withTools, p); err != nil {
+				return nil, err
 			}
-			b.flagSampling(p)
 			c, done := during(upctx)
 			defer done()
 			return ss.CreateMessageWithTools(c, p)
@@ -151,6 +150,17 @@ func (b *Server) noteRan(session *mcp.ServerSession, server string) {
 		b.ran[session] = make(map[string]bool)
 	}
 	b.ran[session][server] = true
+}
+
+// checkSampling refuses a sampling request with tools to a client that
+// does not take them, as such a client would (method not found), and logs
+// the text of one that reads like an attack on a model.
+func (b *Server) checkSampling(withTools bool, p *mcp.CreateMessageWithToolsParams) error {
+	if !withTools && (len(p.Tools) > 0 || p.ToolChoice != nil) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client does not support sampling with tools"}
+	}
+	b.flagSampling(p)
+	return nil
 }
 
 // flagSampling logs the text of a sampling request that reads like an

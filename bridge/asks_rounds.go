@@ -201,10 +201,9 @@ func (b *Server) roundAsker(rr *roundRun, req *mcp.CallToolRequest) *upstream.As
 	if caps.Sampling != nil {
 		withTools := caps.Sampling.Tools != nil
 		a.CreateMessage = func(upctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
-			if !withTools && (len(p.Tools) > 0 || p.ToolChoice != nil) {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client does not support sampling with tools"}
+			if err := b.checkSampling(withTools, p); err != nil {
+				return nil, err
 			}
-			b.flagSampling(p)
 			res, err := rr.ask(upctx, p)
 			return answerAs[*mcp.CreateMessageWithToolsResult](res, err)
 		}
